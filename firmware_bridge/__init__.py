@@ -1,0 +1,1 @@
+"""The serial link to the button and slap-pad microcontroller."""

@@ -1,0 +1,1 @@
+"""The kiosk application: inputs, referee, event log, screens, command line."""

@@ -1,0 +1,1 @@
+"""Vision: frame sources, calibration, the ONNX card recognizer and the table tracker."""
