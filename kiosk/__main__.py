@@ -16,6 +16,7 @@ __all__ = ["main", "COMMAND_MODULES"]
 
 COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.commands.replay",
+    "kiosk.commands.store",
 )
 """Modules that add subcommands, in the order ``kiosk --help`` lists them."""
 
