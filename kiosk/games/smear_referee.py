@@ -1,0 +1,537 @@
+"""Four-Point Northeastern Wisconsin Smear: the referee path.
+
+Rule source: ``rules/smear.md`` §10 and §12 (what a camera referee can check).
+The referee folds a table log holding what the kiosk can know: the dealer of
+each hand, the bids and passes entered on the buttons or the touchscreen, an
+optional trump announcement, each card the camera sees played (with the seat
+that played it), the bidder's discards turned face up, and optionally the
+unseen blind turned up after the hand. It scores each hand as the strict
+engine does (:func:`~kiosk.games.smear_rules.score_hand`) and reports
+infractions instead of raising.
+
+Glossary of the infraction kinds:
+
+- ``out_of_turn``: a card played or a bid made by the wrong seat (refused: the
+  card goes back to the hand, the bid is not counted);
+- ``illegal_bid``: a bid not higher than the highest bid, outside 2 to 4, a
+  pass the dealer may not make, or any call after the auction;
+- ``revoke``: a failure to follow proven by later play (§12.3), naming both tricks;
+- ``seen_twice``: one card recognised twice in a hand (a misread or a foul deck);
+- ``wrong_count``: a trick collected with fewer than four cards seen, or a hand
+  that ended with a trick unfinished;
+- ``illegal_discard``: discards by a seat other than the bidder, of the wrong
+  number, or breaking the trump-discard rule (§6.4);
+- ``trump_mismatch``: an announced trump that is not the suit of the first lead;
+- ``missing_discards``: the next hand was dealt before the discards were shown;
+- ``incomplete_hand``: the next hand was dealt before six tricks were played;
+- ``wrong_dealer``: a hand dealt by a seat other than the one due to deal;
+- ``point_total``: card points that cannot add up to 80 (a probable misread);
+- ``not_dealt``: a call or card after a misdeal or an all-pass, before the next deal (ignored);
+- ``illegal_misdeal``: a misdeal called after cards were played (ignored);
+- ``after_game_over``: an event after the game was won (ignored).
+
+The event types are documented, with an example each, in ``docs/table-log.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.games.cards import Card, Suit
+from kiosk.games.errors import InvalidActionError
+from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+from kiosk.games.smear_rules import (
+    MAX_BID,
+    MIN_BID,
+    NUM_SEATS,
+    PACK_POINTS,
+    TRICKS_PER_HAND,
+    HandScore,
+    SmearOptions,
+    auction_order,
+    card_points,
+    discard_fits_lead,
+    left_of,
+    legal_bids,
+    may_pass,
+    score_hand,
+    settle_hand,
+    smear_deck,
+    team_of,
+)
+from kiosk.games.tricks import (
+    OUT_OF_TURN,
+    REVOKE,
+    SEEN_TWICE,
+    WRONG_COUNT,
+    ClaimBook,
+    TrickHistory,
+    follow_claim,
+    proof_problem,
+    suit_name,
+)
+
+__all__ = ["SmearReferee", "SMEAR_EVENT_TYPES"]
+
+SMEAR_EVENT_TYPES = frozenset(
+    {"deal", "misdeal", "bid", "pass", "trump", "discard", "play", "collect", "blind"}
+)
+"""The Smear event types of a table log (see ``docs/table-log.md``)."""
+
+_PACK = frozenset(smear_deck())
+
+
+@dataclass
+class _Hand:
+    """One hand as the referee has seen it so far."""
+
+    number: int
+    dealer: int
+    calls: list[tuple[int, int | None]] = field(default_factory=list)
+    high: int = 0
+    bidder: int | None = None
+    auction_over: bool = False
+    tricks: TrickHistory | None = None
+    claims: ClaimBook = field(default_factory=ClaimBook)
+    seen: dict[Card, str] = field(default_factory=dict)
+    """Where each card was first seen: ``"trick 3"``, ``"the discards"``, ``"the blind"``."""
+    announced: Suit | None = None
+    discards: tuple[Card, ...] | None = None
+    unseen: tuple[Card, ...] | None = None
+    revoke_seat: int | None = None
+    """The seat of the first revoke proven in this hand."""
+    score: HandScore | None = None
+    abandoned: str = ""
+    """Why the hand was given up without score ("misdeal", "all passed"), or empty."""
+
+    @property
+    def trump(self) -> Suit | None:
+        return self.tricks.trump if self.tricks is not None else None
+
+    @property
+    def played_out(self) -> bool:
+        return self.tricks is not None and len(self.tricks.completed) >= TRICKS_PER_HAND
+
+
+def _card(value: Any, what: str) -> Card:
+    if not isinstance(value, str):
+        raise InvalidActionError(f"{what} must be a card such as \"10H\", got {value!r}", input=repr(value))
+    card = Card.parse(value)
+    if card not in _PACK:
+        raise InvalidActionError(
+            f"{what} {value!r} is not in the 32-card Smear pack (A K Q J 10 9 8 7 of each suit)", input=value
+        )
+    return card
+
+
+def _cards(value: Any, what: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise InvalidActionError(f"{what} must be a list of cards such as [\"10C\", \"8H\"], got {value!r}",
+                                 input=repr(value))
+    return tuple(_card(v, what) for v in value)
+
+
+class SmearReferee(Referee):
+    """Referees a Smear table log: scores each hand and reports infractions."""
+
+    game_name = "smear"
+    event_types = SMEAR_EVENT_TYPES
+
+    def __init__(self, seats: Sequence[str], options: SmearOptions) -> None:
+        if len(seats) != NUM_SEATS:
+            raise InvalidActionError(f"Smear takes exactly 4 seats, got {len(seats)}", input=str(list(seats)))
+        super().__init__(seats, options)
+        self.options: SmearOptions = options
+
+    # -- state ------------------------------------------------------------------------
+    def _reset(self) -> None:
+        self._hand: _Hand | None = None
+        self._deals = 0
+        self._next_dealer: int | None = None
+        self._scores = [0, 0]
+        self._hand_scores: list[HandScore] = []
+        self._hand_deltas: list[tuple[int, int]] = []
+        self._winner: int | None = None
+        self._rulings: list[Ruling] = []
+        self._infractions: list[Infraction] = []
+
+    def _team_name(self, team: int) -> str:
+        a, b = self.seats[team], self.seats[team + 2]
+        return a + b if len(a) == 1 and len(b) == 1 else f"{a} & {b}"
+
+    def _flag(self, event: TableEvent, kind: str, text: str, seat: int | None = None) -> None:
+        name = self.seats[seat] if seat is not None else event.seat
+        self._infractions.append(Infraction(event.t_ns, kind, text, name, event.line))
+
+    def _rule(self, event: TableEvent, kind: str, text: str, seats: Sequence[int] = (),
+              data: dict[str, Any] | None = None) -> Ruling:
+        ruling = Ruling(event.t_ns, kind, text, tuple(self.seats[s] for s in seats), data or {})
+        self._rulings.append(ruling)
+        return ruling
+
+    def _need_hand(self, event: TableEvent) -> _Hand:
+        if self._hand is None:
+            raise InvalidActionError(
+                f"{event.type!r} event before any hand was dealt: a 'deal' event must start each hand",
+                input=event.type,
+            )
+        return self._hand
+
+    # -- events -------------------------------------------------------------------------
+    def _feed(self, event: TableEvent) -> list[Ruling]:
+        handler = getattr(self, f"_on_{event.type}")
+        parsed = self._parse(event)
+        if self._winner is not None:
+            self._flag(event, "after_game_over",
+                       f"{event.type} after the game was won by {self._team_name(self._winner)}: ignored")
+            return []
+        if event.type != "deal" and self._hand is not None and self._hand.abandoned:
+            self._flag(event, "not_dealt", f"{event.type} after hand {self._hand.number} was given up "
+                       f"({self._hand.abandoned}) and before the next deal: ignored")
+            return []
+        out: list[Ruling] = handler(event, *parsed)
+        return out
+
+    def _parse(self, event: TableEvent) -> tuple[Any, ...]:
+        """Checks the event's fields before anything changes; returns the handler's arguments."""
+        t = event.type
+        seat: int | None = None
+        if t in ("deal", "bid", "pass", "play", "discard") or event.seat is not None:
+            seat = self.seat_index(event.seat)
+        if t == "bid":
+            bid = event.require("bid")
+            if isinstance(bid, bool) or not isinstance(bid, int):
+                raise InvalidActionError(f"'bid' must be a whole number 2 to 4, got {bid!r}", input=repr(bid))
+            self._need_hand(event)
+            return (seat, bid)
+        if t == "play":
+            card = _card(event.require("card"), "'card'")
+            self._need_hand(event)
+            return (seat, card)
+        if t == "discard":
+            cards = _cards(event.require("cards"), "'cards'")
+            self._need_hand(event)
+            return (seat, cards)
+        if t == "blind":
+            cards = _cards(event.require("cards"), "'cards'")
+            self._need_hand(event)
+            return (cards,)
+        if t == "trump":
+            suit_text = event.require("suit")
+            if not isinstance(suit_text, str):
+                raise InvalidActionError(f"'suit' must be S, H, D or C, got {suit_text!r}",
+                                         input=repr(suit_text))
+            suit = Suit.parse(suit_text)
+            self._need_hand(event)
+            return (suit,)
+        if t in ("pass", "collect", "misdeal"):
+            self._need_hand(event)
+        return (seat,)
+
+    def _on_deal(self, event: TableEvent, dealer: int) -> list[Ruling]:
+        self._close_hand(event)
+        if self._next_dealer is not None and dealer != self._next_dealer:
+            self._flag(event, "wrong_dealer",
+                       f"{self.seats[dealer]} dealt, but {self.seats[self._next_dealer]} was due to deal",
+                       dealer)
+        self._deals += 1
+        self._hand = _Hand(self._deals, dealer)
+        self._next_dealer = dealer
+        return [self._rule(event, "deal", f"hand {self._deals}: {self.seats[dealer]} deals", [dealer])]
+
+    def _on_misdeal(self, event: TableEvent, seat: int | None) -> list[Ruling]:
+        hand = self._need_hand(event)
+        if hand.tricks is not None and (hand.tricks.completed or hand.tricks.current.plays):
+            self._flag(event, "illegal_misdeal",
+                       f"misdeal called in hand {hand.number} after cards were played: ignored", seat)
+            return []
+        hand.abandoned = "misdeal"
+        self._next_dealer = hand.dealer
+        return [self._rule(event, "misdeal",
+                           f"misdeal in hand {hand.number}: {self.seats[hand.dealer]} deals again",
+                           [hand.dealer])]
+
+    def _call_check(self, event: TableEvent, hand: _Hand, seat: int, what: str) -> bool:
+        if hand.auction_over:
+            self._flag(event, "illegal_bid", f"{self.seats[seat]} {what} after the auction ended: refused",
+                       seat)
+            return False
+        expected = auction_order(hand.dealer)[len(hand.calls)]
+        if seat != expected:
+            self._flag(event, OUT_OF_TURN, f"{self.seats[seat]} {what} out of turn: "
+                       f"{self.seats[expected]} is to bid; refused", seat)
+            return False
+        return True
+
+    def _on_bid(self, event: TableEvent, seat: int, bid: int) -> list[Ruling]:
+        hand = self._need_hand(event)
+        if not self._call_check(event, hand, seat, f"bid {bid}"):
+            return []
+        allowed = legal_bids(self.options, hand.high, is_dealer=seat == hand.dealer)
+        if bid not in allowed:
+            why = (f"bids are {MIN_BID} to {MAX_BID}" if not MIN_BID <= bid <= MAX_BID
+                   else f"the highest bid is {hand.high}")
+            self._flag(event, "illegal_bid", f"{self.seats[seat]} bid {bid}: {why} "
+                       f"(allowed: {', '.join(map(str, allowed)) or 'pass only'}); refused", seat)
+            return []
+        hand.calls.append((seat, bid))
+        hand.high, hand.bidder = bid, seat
+        return self._after_call(event, hand)
+
+    def _on_pass(self, event: TableEvent, seat: int) -> list[Ruling]:
+        hand = self._need_hand(event)
+        if not self._call_check(event, hand, seat, "passed"):
+            return []
+        if not may_pass(self.options, hand.high, is_dealer=seat == hand.dealer):
+            self._flag(event, "illegal_bid", f"{self.seats[seat]} passed, but the dealer must bid when the "
+                       "other three have passed; refused", seat)
+            return []
+        hand.calls.append((seat, None))
+        return self._after_call(event, hand)
+
+    def _after_call(self, event: TableEvent, hand: _Hand) -> list[Ruling]:
+        if hand.high < MAX_BID and len(hand.calls) < NUM_SEATS:
+            return []
+        hand.auction_over = True
+        if hand.bidder is None:
+            nxt = left_of(hand.dealer) if self.options.all_pass == "redeal_next_dealer" else hand.dealer
+            hand.abandoned = "all passed"
+            self._next_dealer = nxt
+            return [self._rule(event, "all_passed", f"hand {hand.number}: all passed, no score; "
+                               f"{self.seats[nxt]} deals again", [nxt])]
+        hand.tricks = TrickHistory(NUM_SEATS, hand.bidder)
+        return [self._rule(event, "contract", f"hand {hand.number}: {self.seats[hand.bidder]} bids "
+                           f"{hand.high} for {self._team_name(team_of(hand.bidder))} and leads",
+                           [hand.bidder], {"bid": hand.high})]
+
+    def _on_trump(self, event: TableEvent, suit: Suit) -> list[Ruling]:
+        hand = self._need_hand(event)
+        if hand.trump is not None and hand.trump is not suit:
+            self._flag(event, "trump_mismatch", f"trump announced as {suit_name(suit)}, but the first card "
+                       f"led was a {suit_name(hand.trump)[:-1]}: trump is {suit_name(hand.trump)}")
+        hand.announced = suit
+        return []
+
+    def _see(self, event: TableEvent, hand: _Hand, card: Card, where: str, seat: int | None) -> None:
+        before = hand.seen.get(card)
+        if before is not None:
+            who = f" from {self.seats[seat]}" if seat is not None else ""
+            self._flag(event, SEEN_TWICE, f"{card} seen twice in hand {hand.number}: in {before} and "
+                       f"again{who} in {where} (a misread or a foul deck)", seat)
+        else:
+            hand.seen[card] = where
+
+    def _on_play(self, event: TableEvent, seat: int, card: Card) -> list[Ruling]:
+        hand = self._need_hand(event)
+        tricks = hand.tricks
+        if tricks is None:
+            self._flag(event, OUT_OF_TURN, f"{self.seats[seat]} played {card} before the auction ended: "
+                       "the card goes back to the hand", seat)
+            return []
+        if hand.played_out:
+            self._flag(event, WRONG_COUNT, f"{self.seats[seat]} played {card} after the sixth trick of hand "
+                       f"{hand.number}: ignored", seat)
+            return []
+        number = tricks.trick_number
+        expected = tricks.to_play
+        if seat != expected:
+            verb = "lead" if not tricks.current.plays else "play"
+            self._flag(event, OUT_OF_TURN, f"{self.seats[seat]} played {card} out of turn in trick {number}: "
+                       f"{self.seats[expected]} is to {verb}; the card goes back to the hand", seat)
+            return []
+        rulings: list[Ruling] = []
+        if tricks.trump is None:
+            tricks.trump = card.suit  # the first card led names trump (§7.1)
+            assert card.suit is not None
+            if hand.announced is not None and hand.announced is not card.suit:
+                self._flag(event, "trump_mismatch", f"trump announced as {suit_name(hand.announced)}, but "
+                           f"{self.seats[seat]} led {card}: trump is {suit_name(card.suit)}", seat)
+            rulings.append(self._rule(event, "trump", f"trump is {suit_name(card.suit)}", [seat]))
+        self._see(event, hand, card, f"trick {number}", seat)
+        for proof in hand.claims.observe(seat, card, number):
+            problem = proof_problem(proof, self.seats)
+            self._flag(event, REVOKE, problem.text, seat)
+            if hand.revoke_seat is None:
+                hand.revoke_seat = seat
+        led = tricks.current.led_suit
+        trumping_instead = (self.options.follow_rule == "follow_or_trump" and card.suit is tricks.trump
+                            and led is not tricks.trump)
+        if not trumping_instead:
+            hand.claims.add(follow_claim(seat, number, card, led, self.seats[seat]))
+        done = tricks.play(seat, card)
+        if done is not None:
+            rulings.append(self._rule(event, "trick", f"trick {number} to {self.seats[done.winner]} "
+                                      f"({done.format(self.seats)})", [done.winner]))
+            if hand.played_out:
+                rulings.extend(self._try_score(event, hand))
+        return rulings
+
+    def _on_collect(self, event: TableEvent, seat: int | None) -> list[Ruling]:
+        hand = self._need_hand(event)
+        tricks = hand.tricks
+        if tricks is not None and 0 < len(tricks.current.plays) < NUM_SEATS:
+            self._flag(event, WRONG_COUNT, f"trick {tricks.trick_number} of hand {hand.number} was collected "
+                       f"with {len(tricks.current.plays)} of 4 cards seen "
+                       f"({tricks.current.format(self.seats)}): show the trick again")
+        return []
+
+    def _on_discard(self, event: TableEvent, seat: int, cards: tuple[Card, ...]) -> list[Ruling]:
+        hand = self._need_hand(event)
+        n = self.options.blind_cards
+        if not hand.auction_over or hand.bidder is None:
+            self._flag(event, "illegal_discard", f"{self.seats[seat]} showed discards before the auction "
+                       "ended: ignored", seat)
+            return []
+        if seat != hand.bidder:
+            self._flag(event, "illegal_discard", f"{self.seats[seat]} showed discards, but only the bidder "
+                       f"{self.seats[hand.bidder]} discards: ignored", seat)
+            return []
+        if hand.discards is not None:
+            self._flag(event, "illegal_discard", f"{self.seats[seat]} showed discards twice in hand "
+                       f"{hand.number}: the first ones stand", seat)
+            return []
+        if len(cards) != n:
+            self._flag(event, "illegal_discard", f"{self.seats[seat]} discarded {len(cards)} cards, but the "
+                       f"game is played with a blind of {n}", seat)
+        for c in cards:
+            self._see(event, hand, c, "the discards", seat)
+        hand.discards = cards
+        return self._try_score(event, hand) if hand.played_out else []
+
+    def _on_blind(self, event: TableEvent, cards: tuple[Card, ...]) -> list[Ruling]:
+        hand = self._need_hand(event)
+        if hand.unseen is not None:
+            self._flag(event, "illegal_discard", f"the blind of hand {hand.number} was shown twice: "
+                       "the first showing stands")
+            return []
+        expected = 8 - self.options.blind_cards
+        if len(cards) != expected:
+            self._flag(event, WRONG_COUNT, f"the unseen blind of hand {hand.number} has {len(cards)} cards, "
+                       f"expected {expected}")
+        for c in cards:
+            self._see(event, hand, c, "the blind", None)
+        hand.unseen = cards
+        if hand.score is not None:
+            self._check_total(event, hand)
+        return []
+
+    # -- scoring ---------------------------------------------------------------------------
+    def _try_score(self, event: TableEvent, hand: _Hand, *, force: bool = False) -> list[Ruling]:
+        if hand.score is not None or not hand.played_out:
+            return []
+        if self.options.blind_cards and hand.discards is None and not force:
+            return []  # wait for the discards: they count for Game
+        return self._score(event, hand)
+
+    def _score(self, event: TableEvent, hand: _Hand) -> list[Ruling]:
+        tricks = hand.tricks
+        assert tricks is not None and hand.bidder is not None and tricks.trump is not None
+        discards = hand.discards or ()
+        trump = tricks.trump
+        if discards and self.options.blind_cards:
+            kept = [c for t in tricks.completed for s, c in t.plays if s == hand.bidder]
+            if not discard_fits_lead(self.options, kept + list(discards), discards, trump):
+                self._flag(event, "illegal_discard",
+                           f"{self.seats[hand.bidder]} discarded "
+                           f"{' '.join(str(c) for c in discards if c.suit is trump)} of trump "
+                           f"({suit_name(trump)}) while keeping fewer than six trumps (§6.4)", hand.bidder)
+        revoke_team = team_of(hand.revoke_seat) if hand.revoke_seat is not None else None
+        score = score_hand(self.options, bidder=hand.bidder, bid=hand.high, tricks=tricks.completed,
+                           discards=discards, revoke_team=revoke_team)
+        hand.score = score
+        before = (self._scores[0], self._scores[1])
+        result = settle_hand(self.options, before, score)
+        self._scores = list(result.scores)
+        self._hand_scores.append(score)
+        self._hand_deltas.append((result.scores[0] - before[0], result.scores[1] - before[1]))
+        self._next_dealer = left_of(hand.dealer)
+        rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, result.scores),
+                              [hand.bidder], {"hand": hand.number})]
+        self._check_total(event, hand)
+        if result.winner is not None:
+            self._winner = result.winner
+            w = result.winner
+            rulings.append(self._rule(
+                event, "game_over", f"{self._team_name(w)} win, {result.scores[w]} to {result.scores[1 - w]}",
+                [w, w + 2],
+            ))
+        return rulings
+
+    def _hand_text(self, number: int, s: HandScore, scores: tuple[int, int]) -> str:
+        bt = s.bidder_team
+        names = self._team_name(0), self._team_name(1)
+        won = ", ".join(f"{p} {names[t]}" for p, t in (("High", s.high), ("Low", s.low), ("Jack", s.jack),
+                                                         ("Game", s.game)) if t is not None)
+        outcome = "made" if s.made else "set"
+        if s.revoke_team is not None:
+            outcome = f"revoke by {names[s.revoke_team]}: {names[s.revoke_team]} lose the bid"
+        return (f"hand {number}: {names[bt]} bid {s.bid} in {suit_name(s.trump)}; {won or 'no Points'}; "
+                f"card points {names[0]} {s.card_points[0]}, {names[1]} {s.card_points[1]}; {outcome}: "
+                f"{names[0]} {s.deltas[0]:+d}, {names[1]} {s.deltas[1]:+d}; "
+                f"score {names[0]} {scores[0]}, {names[1]} {scores[1]}")
+
+    def _check_total(self, event: TableEvent, hand: _Hand) -> None:
+        s = hand.score
+        assert s is not None
+        counted = s.card_points[0] + s.card_points[1]
+        if hand.unseen is not None and (hand.discards is not None or not self.options.blind_cards):
+            unseen = sum(card_points(c) for c in hand.unseen)
+            if counted + unseen != PACK_POINTS:
+                self._flag(event, "point_total", f"hand {hand.number}: card points {counted} counted + "
+                           f"{unseen} in the unseen blind = {counted + unseen}, not 80 (a probable misread)")
+        elif counted > PACK_POINTS:
+            self._flag(event, "point_total", f"hand {hand.number}: {counted} card points counted, more than "
+                       "the pack's 80 (a probable misread)")
+
+    def _close_hand(self, event: TableEvent) -> None:
+        """A new deal ends the hand before it: score it or say why it cannot be."""
+        hand = self._hand
+        if hand is None or hand.score is not None or hand.abandoned:
+            return
+        if hand.played_out:
+            self._flag(event, "missing_discards", f"hand {hand.number} ended without the bidder's discards "
+                       "being shown: scored without them", hand.bidder)
+            self._score(event, hand)
+            return
+        if hand.auction_over and hand.tricks is not None:
+            n = len(hand.tricks.completed)
+            if hand.tricks.current.plays:
+                self._flag(event, WRONG_COUNT, f"hand {hand.number} ended with trick {n + 1} unfinished "
+                           f"({hand.tricks.current.format(self.seats)})")
+            self._flag(event, "incomplete_hand", f"hand {hand.number} ended after {n} of 6 tricks: "
+                       "not scored (correct the score by hand if the table agrees)")
+        elif hand.calls or hand.auction_over:
+            self._flag(event, "incomplete_hand", f"hand {hand.number} ended during the auction: not scored")
+
+    # -- report -------------------------------------------------------------------------------
+    def _report(self) -> RefereeReport:
+        hands = [
+            {self.seats[s]: d[team_of(s)] for s in range(NUM_SEATS)} for d in self._hand_deltas
+        ]
+        totals = {self.seats[s]: self._scores[team_of(s)] for s in range(NUM_SEATS)}
+        winners = [] if self._winner is None else [self.seats[self._winner], self.seats[self._winner + 2]]
+        names = self._team_name(0), self._team_name(1)
+        details = [
+            {
+                "bidder": self.seats[h.bidder], "bid": h.bid, "trump": h.trump.letter,
+                "high": None if h.high is None else names[h.high],
+                "low": None if h.low is None else names[h.low],
+                "jack": None if h.jack is None else names[h.jack],
+                "game": None if h.game is None else names[h.game],
+                "card_points": {names[0]: h.card_points[0], names[1]: h.card_points[1]},
+                "made": h.made,
+                "change": {names[0]: d[0], names[1]: d[1]},
+            }
+            for h, d in zip(self._hand_scores, self._hand_deltas, strict=True)
+        ]
+        notes = []
+        if self._hand is not None and self._hand.score is None and self._hand.played_out:
+            notes.append(f"hand {self._hand.number} is waiting for the bidder's discards to be shown")
+        return RefereeReport(
+            game=self.game_name, seats=self.seats, rulings=list(self._rulings),
+            infractions=list(self._infractions), hands=hands, totals=totals,
+            finished=self._winner is not None, winners=winners, notes=notes,
+            extra={"teams": {names[0]: self._scores[0], names[1]: self._scores[1]}, "hands": details},
+        )
