@@ -17,6 +17,7 @@ __all__ = ["main", "COMMAND_MODULES"]
 COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.commands.replay",
     "kiosk.commands.store",
+    "kiosk.commands.run",
 )
 """Modules that add subcommands, in the order ``kiosk --help`` lists them."""
 

@@ -1,0 +1,253 @@
+"""Putting the kiosk together: the window, the inputs, the table source, the session, the loop.
+
+:func:`run_kiosk` is what ``kiosk run`` calls. It opens the display (SDL's
+dummy drivers when headless), resumes the last unfinished game from the event
+store if there is one, otherwise starts at the choose-game screen (or straight
+in play for a replayed table log), and runs the loop until quit, a frame
+count, or a duration. Headless runs write periodic screenshots and a text log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, TextIO
+
+from kiosk.config import KioskConfig
+
+__all__ = ["run_kiosk", "RunResult", "default_store_path", "bundled_log", "KioskStartError"]
+
+log = logging.getLogger(__name__)
+
+
+class KioskStartError(RuntimeError):
+    """The kiosk cannot start (a missing file, an unknown camera); the message says what to fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """What a bounded run did (for the command line and the tests)."""
+
+    frames: int
+    rulings: int
+    finished: bool
+    totals: dict[str, int]
+    screenshots: tuple[str, ...]
+
+
+def default_store_path() -> Path:
+    """The event store in the user's data folder (``$XDG_DATA_HOME/kiosk/events.sqlite3``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "kiosk" / "events.sqlite3"
+
+
+def bundled_log(name: str = "nerts_hand.jsonl") -> Path:
+    """The path of a table log shipped with the kiosk (the demo table)."""
+    with resources.as_file(resources.files("kiosk") / "app" / "demo" / name) as p:
+        return Path(p)
+
+
+@contextlib.contextmanager
+def _display(config: KioskConfig) -> Iterator[Any]:
+    if config.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        flags = pygame.FULLSCREEN if config.fullscreen and not config.headless else 0
+        screen = pygame.display.set_mode(config.display_size, flags)
+        pygame.display.set_caption("Card-table referee")
+        yield screen
+    finally:
+        pygame.quit()
+
+
+class PygameInput:
+    """Reads the keyboard, touch and mouse on the display thread and turns them into commands."""
+
+    def __init__(self, painter: Any, clock: Any = time.monotonic_ns) -> None:
+        self.painter = painter
+        self.clock = clock
+
+    def poll(self) -> Iterable[Any]:
+        import pygame
+
+        from kiosk.app.commands import Command, Key, command_for_key
+
+        out = []
+        for event in pygame.event.get():
+            now = self.clock()
+            if event.type == pygame.QUIT:
+                out.append(Command(Key.QUIT, now))
+            elif event.type == pygame.KEYDOWN:
+                command = command_for_key(event.key, event.mod, now)
+                if command is not None:
+                    out.append(command)
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                hit = self.painter.hit(event.pos)
+                if hit is not None:
+                    out.append(_stamped(hit, now))
+            elif event.type == pygame.FINGERDOWN:
+                pos = (int(event.x * self.painter.width), int(event.y * self.painter.height))
+                hit = self.painter.hit(pos)
+                if hit is not None:
+                    out.append(_stamped(hit, now))
+        return out
+
+
+def _stamped(command: Any, t_ns: int) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(command, t_ns=t_ns)
+
+
+def _open_text_log(config: KioskConfig) -> TextIO | None:
+    if not config.text_log:
+        return None
+    path = Path(config.text_log).expanduser()
+    if not path.parent.exists():
+        raise KioskStartError(f"text log folder {path.parent} does not exist; create it or change --text-log")
+    return path.open("a", encoding="utf-8")
+
+
+def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = None) -> RunResult:
+    """Runs the kiosk with ``config``; returns when it quits or its frame/time budget is spent.
+
+    Raises :class:`KioskStartError` for a configuration that cannot run.
+    """
+    from kiosk.app.feeds import LogFeed
+    from kiosk.app.loop import App
+    from kiosk.app.paint import SurfacePainter
+    from kiosk.app.sound import SoundCues
+    from kiosk.screens import ChooseGameMode, PlayMode
+    from kiosk.store import StoreError
+    from kiosk.tablelog import LogFormatError, read_table_log
+
+    store = Path(config.store).expanduser() if config.store else default_store_path()
+    if not config.store:
+        store.parent.mkdir(parents=True, exist_ok=True)
+    source = config.camera
+    replay_path: Path | None = None
+    if source.startswith("replay:"):
+        replay_path = Path(source.removeprefix("replay:")).expanduser()
+    elif source == "simulator":
+        replay_path = bundled_log()
+    else:
+        raise KioskStartError(
+            f"camera {source!r}: live cameras need the vision pipeline (recognizer, tracker), not "
+            "in this build yet; use --camera replay:LOG.jsonl or the default simulated table"
+        )
+    feed: LogFeed | None = None
+    header = None
+    if replay_path is not None:
+        try:
+            header, table_events = read_table_log(replay_path)
+        except LogFormatError as exc:
+            raise KioskStartError(f"cannot replay: {exc}") from None
+        feed = LogFeed(table_events, pace=config.pace)
+
+    text_log = _open_text_log(config)
+    shots: list[str] = []
+    with _display(config) as screen:
+        import pygame
+
+        painter = SurfacePainter(screen)
+        sounds = SoundCues(muted=config.muted)
+        inputs = PygameInput(painter)
+        app = App(
+            config,
+            painter=painter,
+            events=events,
+            sounds=sounds,
+            store_path=store,
+            present=pygame.display.flip,
+            poll=inputs.poll,
+            text_log=text_log,
+            translate=_input_translator(),
+        )
+        try:
+            resumed = app.resume_session()
+        except StoreError as exc:
+            raise KioskStartError(str(exc)) from None
+        if (
+            resumed is not None
+            and header is not None
+            and (resumed.header.game != header.game or tuple(resumed.header.seats) != tuple(header.seats))
+        ):
+            # The unfinished game in the store is not the replayed table's: leave it there.
+            resumed.close()
+            app.session = None
+            resumed = None
+        if resumed is None and header is not None:
+            try:
+                app.start_session(header)
+            except (StoreError, LogFormatError) as exc:
+                raise KioskStartError(str(exc)) from None
+        if app.session is not None:
+            app.set_mode(PlayMode())
+            if app.report() is not None and app.report().finished:  # type: ignore[union-attr]
+                from kiosk.screens.game_over import GameOverMode
+
+                app.set_mode(GameOverMode())
+        else:
+            app.set_mode(ChooseGameMode(config.game, dict(config.options)))
+        if feed is not None:
+            app.attach_feed(feed)
+
+        start = time.monotonic()
+        next_shot = start
+
+        def until(a: App) -> bool:
+            nonlocal next_shot
+            now = time.monotonic()
+            if config.screenshot_dir and now >= next_shot and a.frames:
+                folder = Path(config.screenshot_dir).expanduser()
+                folder.mkdir(parents=True, exist_ok=True)
+                path = folder / f"frame-{len(shots):04d}.png"
+                pygame.image.save(screen, str(path))
+                shots.append(str(path))
+                next_shot = now + config.screenshot_every_s
+            if config.frames and a.frames >= config.frames:
+                return True
+            if config.duration_s and now - start >= config.duration_s:
+                return True
+            return False
+
+        try:
+            app.run(until=until)
+        finally:
+            if config.screenshot:
+                pygame.image.save(screen, str(Path(config.screenshot).expanduser()))
+                shots.append(config.screenshot)
+            report = app.report()
+            rulings = len(app.session.rulings) if app.session is not None else 0
+            if app.session is not None:
+                app.session.close()
+            if text_log is not None:
+                text_log.close()
+    return RunResult(
+        frames=app.frames,
+        rulings=rulings,
+        finished=bool(report and report.finished),
+        totals=dict(report.totals) if report else {},
+        screenshots=tuple(shots),
+    )
+
+
+def _input_translator() -> Any:
+    """Turns the input queue's events (kiosk.inputs) into commands, when that module is present."""
+    try:
+        from kiosk.app.inputs_adapter import command_for_input
+    except ImportError:
+        return None
+    return command_for_input
