@@ -1,0 +1,785 @@
+"""The Nerts referee: table events in, rulings, infractions and scores out.
+
+It judges what physically happened (``rules/nerts.md`` §5-§8, §12) and never
+raises for a breach of the rules; only a malformed event (an unknown card, a
+missing field, a bad count) raises :class:`InvalidActionError`.
+
+Two depths of log are refereed:
+
+- **camera level** (untracked): foundation plays with their seat, card, pile id
+  and landing time (``t``, ``err``, optionally ``t_lift``), "Nerts!" calls,
+  stuck declarations and the end-of-hand counts (§12). The referee judges every
+  play against its pile, decides races (§6.1), the call with cards in the air
+  (§7.1), resets and stalemates (§7.2), and scores with the counts.
+- **full** (tracked): the ``hand_start`` event carries each seat's deck order, and
+  the log holds every layout move too (``move``, ``turn``, ``recycle``,
+  ``rotate``). The referee then also keeps every layout and checks every move.
+
+Races (§6.1): the cards that raised a pile to its level form its *group*; a
+later card of the same face ties with the group's earliest card (``t1``, ``e1``)
+when ``t - t1 <= tie_window + e + e1``, all in whole nanoseconds; otherwise the
+earliest stands and the later one must be taken back.
+
+The event types and their fields are documented, each with an example, in
+``docs/table-log.md`` ("Nerts events").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from kiosk.games.cards import Card, Rank, Suit
+from kiosk.games.errors import InvalidActionError
+from kiosk.games.nerts_actions import Build, MoveBlock, NertsAction, SlideUnder, seat_deck
+from kiosk.games.nerts_layout import (
+    SeatLayout,
+    apply_layout_action,
+    deal_layout,
+    fits_on,
+    foundation_accepts,
+    implied_face,
+    reset_layout,
+    rotate,
+    run_ok,
+    source_card,
+    turn_stock,
+)
+from kiosk.games.nerts_options import NertsOptions
+from kiosk.games.nerts_scoring import game_end, hand_score
+from kiosk.games.referee import (
+    NS_PER_S,
+    Infraction,
+    Referee,
+    RefereeReport,
+    Ruling,
+    TableEvent,
+    format_seconds,
+)
+
+__all__ = ["NertsReferee", "RefPile", "NERTS_EVENT_TYPES", "parse_source", "parse_destination"]
+
+NERTS_EVENT_TYPES = frozenset({
+    "hand_start", "foundation_play", "move", "turn", "recycle", "rotate", "stuck", "call", "count", "hand_end",
+})
+
+_SOURCES = {"nerts": "N", "n": "N", "waste": "W", "w": "W"}
+
+
+def parse_source(text: Any, work_piles: int) -> str:
+    """Normalises a source field: ``nerts``/``N``, ``waste``/``W``, ``work3``/``3``.
+
+    >>> parse_source("work3", 4), parse_source("nerts", 4)
+    ('3', 'N')
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = str(text)
+    if not isinstance(text, str):
+        raise InvalidActionError(f"'from' must name a source (nerts, waste, work1..), got {text!r}",
+                                 input=repr(text))
+    t = text.strip().lower()
+    if t in _SOURCES:
+        return _SOURCES[t]
+    n = t.removeprefix("work")
+    if n.isdigit() and 1 <= int(n) <= work_piles:
+        return str(int(n))
+    raise InvalidActionError(
+        f"unknown source {text!r}: use nerts, waste or work1..work{work_piles}", input=text)
+
+
+def parse_destination(text: Any, work_piles: int) -> tuple[str, int]:
+    """Normalises a layout destination: ``work2`` -> ('work', 2), ``under2`` -> ('under', 2)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = str(text)
+    if not isinstance(text, str):
+        raise InvalidActionError(f"'to' must name a work pile (work1.., under1..), got {text!r}",
+                                 input=repr(text))
+    t = text.strip().lower()
+    kind = "under" if t.startswith("under") or t.startswith("u") else "work"
+    n = t.removeprefix("under").removeprefix("u").removeprefix("work")
+    if n.isdigit() and 1 <= int(n) <= work_piles:
+        return kind, int(n)
+    raise InvalidActionError(
+        f"unknown destination {text!r}: use work1..work{work_piles} or under1..under{work_piles}", input=text)
+
+
+def _seconds(value: Any, what: str) -> int:
+    """Decimal seconds (as the log reader passes them: int, float or string) to nanoseconds."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+        raise InvalidActionError(f"{what!r} must be a number of seconds, got {value!r}", input=repr(value))
+    try:
+        d = value if isinstance(value, Decimal) else Decimal(repr(value) if isinstance(value, float) else value)
+    except InvalidOperation:
+        raise InvalidActionError(f"{what!r} must be a number of seconds, got {value!r}",
+                                 input=repr(value)) from None
+    if not d.is_finite():
+        raise InvalidActionError(f"{what!r} must be finite, got {value!r}", input=repr(value))
+    return int((d * NS_PER_S).to_integral_value())
+
+
+def _ms(gap_ns: int) -> int:
+    return (gap_ns + 500_000) // 1_000_000
+
+
+@dataclass(slots=True)
+class RefPile:
+    """A foundation pile as the referee knows it, with the group that set its level."""
+
+    pid: str
+    suit: Suit | None
+    level: int
+    cards: list[Card] = field(default_factory=list)
+    faces: list[Card] = field(default_factory=list)
+    group: list[tuple[int, int, int]] = field(default_factory=list)
+    """(seat, t_land_ns, err_ns) of every card that stands at the current level, earliest first."""
+
+    @property
+    def complete(self) -> bool:
+        return self.level >= 13
+
+    @property
+    def top_face(self) -> Card:
+        return self.faces[-1]
+
+
+@dataclass(slots=True)
+class _Hand:
+    """Everything the referee tracks within one hand."""
+
+    number: int
+    tracked: bool
+    layouts: list[SeatLayout]
+    piles: dict[str, RefPile] = field(default_factory=dict)
+    order: list[RefPile] = field(default_factory=list)
+    phase: str = "play"
+    """``play``, ``called`` or ``stalemate``."""
+    stuck: list[bool] = field(default_factory=list)
+    nerts_out: list[int] = field(default_factory=list)
+    """Untracked: cards seen leaving each Nerts pile (§12: count them as they leave)."""
+    on_foundation: set[Card] = field(default_factory=set)
+    jokers_played: list[int] = field(default_factory=list)
+    resets: int = 0
+    idle_resets: int = 0
+    caller: int | None = None
+    t_call: int = 0
+    counts: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
+    penalties: list[int] = field(default_factory=list)
+    flights: dict[tuple[int, str], int] = field(default_factory=dict)
+    actors: dict[int, set[str]] = field(default_factory=dict)
+
+
+class NertsReferee(Referee):
+    """Referees a Nerts table log (see the module docstring)."""
+
+    game_name = "nerts"
+    event_types = NERTS_EVENT_TYPES
+
+    def __init__(self, seats: Sequence[str], options: NertsOptions) -> None:
+        self.opts = options
+        self.n = len(seats)
+        self._window_ns = options.tie_window_ms * 1_000_000
+        self._handlers: dict[str, Callable[[TableEvent], None]] = {
+            "hand_start": self._on_hand_start, "foundation_play": self._on_play, "move": self._on_move,
+            "turn": self._on_search, "recycle": self._on_search, "rotate": self._on_search,
+            "stuck": self._on_stuck, "call": self._on_call, "count": self._on_count,
+            "hand_end": self._on_hand_end,
+        }
+        super().__init__(seats, options)
+
+    # -- state -----------------------------------------------------------------------------
+    def _reset(self) -> None:
+        self.hand: _Hand | None = None
+        self.hands_played = 0
+        self.totals = [0] * self.n
+        self.hand_scores: list[list[int]] = []
+        self.details: list[dict[str, Any]] = []
+        self.reached = False
+        self.over = False
+        self.winners: list[int] = []
+        self.rulings: list[Ruling] = []
+        self.infractions: list[Infraction] = []
+        self._new: list[Ruling] = []
+        self._estimates: list[str] = []
+
+    def _rule(self, t: int, kind: str, text: str, seats: Sequence[int] = ()) -> None:
+        r = Ruling(t, kind, text, tuple(self.seats[s] for s in seats))
+        self.rulings.append(r)
+        self._new.append(r)
+
+    def _breach(self, e: TableEvent, kind: str, text: str, seat: int | None = None) -> None:
+        self.infractions.append(Infraction(e.t_ns, kind, text, None if seat is None else self.seats[seat], e.line))
+
+    def _feed(self, event: TableEvent) -> list[Ruling]:
+        self._new = []
+        self._handlers[event.type](event)
+        return self._new
+
+    # -- hands -----------------------------------------------------------------------------
+    def _start_hand(self, deal: list[list[Card]] | None) -> _Hand:
+        self.hands_played += 1
+        n = self.n
+        layouts = [deal_layout(s, order, self.opts) for s, order in enumerate(deal)] if deal else []
+        self.hand = _Hand(self.hands_played, deal is not None, layouts, stuck=[False] * n,
+                          nerts_out=[0] * n, jokers_played=[0] * n, penalties=[0] * n)
+        return self.hand
+
+    def _live_hand(self, e: TableEvent) -> _Hand | None:
+        """The hand an in-play event belongs to; starts one implicitly when none is open."""
+        if self.over:
+            self._breach(e, "after_game", f"{e.type} after the game is over: ignored", self._seat_or_none(e))
+            return None
+        if self.hand is None:
+            return self._start_hand(None)
+        return self.hand
+
+    def _seat_or_none(self, e: TableEvent) -> int | None:
+        return None if e.seat is None else self.seats.index(e.seat)
+
+    def _on_hand_start(self, e: TableEvent) -> None:
+        deal = self._parse_deal(e.get("deal"))
+        if self.over:
+            self._breach(e, "after_game", "hand_start after the game is over: ignored")
+            return
+        if self.hand is not None:
+            self._close_hand(e.t_ns)
+            if self.over:
+                self._breach(e, "after_game", "hand_start after the game is over: ignored")
+                return
+        hand = self._start_hand(deal)
+        self._rule(e.t_ns, "hand_start", f"hand {hand.number}: go")
+
+    def _parse_deal(self, deal: Any) -> list[list[Card]] | None:
+        if deal is None:
+            return None
+        if not isinstance(deal, dict):
+            raise InvalidActionError("'deal' must map each seat to its deck order, e.g. "
+                                     '{"Ana": "AS 7H ...", "Ben": "..."}', input=repr(deal)[:40])
+        missing = [s for s in self.seats if s not in deal]
+        extra = [s for s in deal if s not in self.seats]
+        if missing or extra:
+            raise InvalidActionError(
+                f"'deal' must list every seat once: missing {missing}, unknown {extra}", input=str(deal)[:40])
+        orders = []
+        for s, name in enumerate(self.seats):
+            text = deal[name]
+            if not isinstance(text, str):
+                raise InvalidActionError(f"deal of {name} must be a string of cards", input=repr(text)[:40])
+            order = [self._card(tok, s, "deal") for tok in text.replace(",", " ").split()]
+            full = seat_deck(s, self.opts.jokers)
+            if sorted(order) != sorted(full):
+                raise InvalidActionError(
+                    f"deal of {name} must hold each card of a {len(full)}-card deck exactly once, "
+                    f"got {len(order)} cards", input=text[:40])
+            orders.append(order)
+        return orders
+
+    def _card(self, text: Any, seat: int, what: str = "card") -> Card:
+        if not isinstance(text, str):
+            raise InvalidActionError(f"{what!r} must be card notation such as 5H, got {text!r}",
+                                     input=repr(text))
+        card = Card.parse(text)
+        if card.is_joker and self.opts.jokers == 0:
+            raise InvalidActionError(f"{what!r} is a joker, but this game has no jokers (options: jokers=0)",
+                                     input=text)
+        return card.in_deck(seat)
+
+    # -- foundation plays ----------------------------------------------------------------
+    def _on_play(self, e: TableEvent) -> None:
+        seat = self.seat_index(e.seat)
+        raw = e.require("card")
+        card = self._card(raw, seat)
+        pid = e.require("pile")
+        if isinstance(pid, bool) or not isinstance(pid, (str, int)) or str(pid).strip() == "":
+            raise InvalidActionError(f"'pile' must be a pile id such as \"F3\", got {pid!r}", input=repr(pid))
+        pid = str(pid)
+        declared = self._declaration(e, card)
+        src = parse_source(e.get("from"), self.opts.work_piles) if e.get("from") is not None else None
+        t_lift = _seconds(e.get("t_lift"), "t_lift") if e.get("t_lift") is not None else None
+        hand = self._live_hand(e)
+        if hand is None or not self._may_land(e, hand, seat, card, t_lift):
+            return
+        name = self.seats[seat]
+        # Where did it come from? Tracked: it must be available there.
+        if hand.tracked:
+            lay = hand.layouts[seat]
+            if src is None:
+                src = lay.find_available(card) if not card.is_joker else self._joker_source(lay)
+            at = source_card(lay, src) if src is not None else None
+            if at is None or at != card:
+                self._breach(e, "not_available", f"{name}'s {card.display()} is not available in {name}'s "
+                             f"layout (Nerts top, waste top or an exposed work card): take it back", seat)
+                return
+        elif not card.is_joker and card in hand.on_foundation:
+            self._breach(e, "seen_twice", f"{name}'s {card.display()} is already on a foundation: "
+                         f"a misread, or a card from another deck", seat)
+            return
+        elif card.is_joker and hand.jokers_played[seat] >= self.opts.jokers:
+            self._breach(e, "seen_twice", f"{name} has no joker left to play", seat)
+            return
+        face = self._joker_face(e, hand, card, declared, pid, src, seat)
+        if face is None:
+            return
+        pile = hand.piles.get(pid)
+        if pile is None:
+            if face.rank is not Rank.ACE and face is not _OPEN_ACE:
+                self._breach(e, "illegal_play", f"{name}'s {card.display()} cannot start foundation {pid}: only "
+                             f"an Ace can. {name}, take it back", seat)
+                return
+            pile = RefPile(pid, None if face is _OPEN_ACE else face.suit, 0)
+            hand.piles[pid] = pile
+            hand.order.append(pile)
+            self._stand(e, hand, pile, seat, card, face, src, new_level=True)
+            return
+        if foundation_accepts(pile, face):
+            self._stand(e, hand, pile, seat, card, face, src, new_level=True)
+            return
+        if pile.group and int(face.rank) == pile.level and self._same_face(pile.top_face, face):
+            self._race(e, hand, pile, seat, card, face, src)
+            return
+        self._breach(e, "illegal_play", f"{name}'s {card.display()} on {pid}: {self._why_not(pile, face)}. "
+                     f"{name}, take it back", seat)
+
+    @staticmethod
+    def _same_face(a: Card, b: Card) -> bool:
+        return a.rank is b.rank and (a.suit is None or b.suit is None or a.suit is b.suit)
+
+    @staticmethod
+    def _why_not(pile: RefPile, face: Card) -> str:
+        top = pile.top_face.display()
+        if pile.complete:
+            return f"the pile is complete ({top})"
+        if pile.suit is None:
+            return f"wrong rank, the pile needs a {Rank(pile.level + 1).symbol}"
+        if face.suit is not pile.suit:
+            return f"wrong suit, the pile is {pile.suit.symbol} (top {top})"
+        return f"wrong rank, the pile needs {Card(Rank(pile.level + 1), pile.suit).display()}"
+
+    def _declaration(self, e: TableEvent, card: Card) -> Card | None:
+        decl = e.get("as")
+        if decl is None:
+            return None
+        if not card.is_joker:
+            raise InvalidActionError(f"only a joker carries a declaration 'as', not {card.face_str()}",
+                                     input=str(decl))
+        if not isinstance(decl, str):
+            raise InvalidActionError(f"'as' must be a card such as 7C, got {decl!r}", input=repr(decl))
+        face = Card.parse(decl)
+        if face.is_joker:
+            raise InvalidActionError("a joker must be declared as a plain card such as 7C, not JOKER", input=decl)
+        return face.face
+
+    @staticmethod
+    def _joker_source(lay: SeatLayout) -> str | None:
+        for src, c in lay.available():
+            if c.is_joker:
+                return src
+        return None
+
+    def _joker_face(self, e: TableEvent, hand: _Hand, card: Card, declared: Card | None, pid: str,
+                    src: str | None, seat: int) -> Card | None:
+        """The face a card stands for on the pile: its own, or a joker's declared or inferred face (§9)."""
+        if not card.is_joker:
+            return card.face
+        pile = hand.piles.get(pid)
+        if declared is None:
+            if pile is None:
+                return _OPEN_ACE
+            if pile.complete:
+                declared = Card(Rank.KING, pile.suit) if pile.suit is not None else None
+            elif pile.suit is not None:
+                declared = Card(Rank(pile.level + 1), pile.suit)
+            if declared is None:
+                name = self.seats[seat]
+                self._breach(e, "undeclared_joker", f"{name}'s joker on {pid} needs a declared suit: "
+                             f"{name}, say which card it is", seat)
+                return None
+        if hand.tracked and src is not None and src.isdigit():
+            w = hand.layouts[seat].work[int(src) - 1]
+            implied = implied_face(w, len(w) - 1)
+            if implied is not None and (implied[0] != int(declared.rank) or implied[1] != declared.is_red):
+                name = self.seats[seat]
+                self._breach(e, "illegal_play", f"{name}'s joker cannot be {declared.display()}: its work pile "
+                             f"makes it a {'red' if implied[1] else 'black'} {Rank(implied[0]).symbol}. "
+                             f"{name}, take it back", seat)
+                return None
+        return declared
+
+    def _may_land(self, e: TableEvent, hand: _Hand, seat: int, card: Card | None, t_lift: int | None) -> bool:
+        """Checks the call (§7.1) and the one-hand rule (§5) for a move landing now."""
+        name = self.seats[seat]
+        what = f"{name}'s {card.display()}" if card is not None else f"{name}'s move"
+        if hand.phase == "stalemate":
+            self._breach(e, "after_hand", f"{what} after the hand ended: take it back", seat)
+            return False
+        if hand.phase == "called":
+            if t_lift is not None and t_lift >= hand.t_call:
+                self._breach(e, "after_call", f"{what} was lifted {_ms(t_lift - hand.t_call)} ms after the "
+                             f"call: take it back", seat)
+                return False
+            if e.type == "foundation_play":
+                how = "was in the air at the call" if t_lift is not None else \
+                    "landed after the call with no lift time: presumed in the air"
+                self._rule(e.t_ns, "air", f"{what} {how}: it counts if legal", [seat])
+        actor = str(e.get("actor", name))
+        acts = hand.actors.setdefault(seat, set())
+        if actor not in acts:
+            acts.add(actor)
+            if len(acts) == 3:
+                self._breach(e, "one_hand", f"three players are moving {name}'s cards: a seat is one "
+                             f"player or a partnership of two", seat)
+        if t_lift is not None:
+            if t_lift > e.t_ns:
+                raise InvalidActionError(
+                    f"t_lift {format_seconds(t_lift)} s is after the landing t={format_seconds(e.t_ns)} s",
+                    input=format_seconds(t_lift))
+            key = (seat, actor)
+            last = hand.flights.get(key)
+            if self.opts.one_hand_rule and last is not None and t_lift < last:
+                self._breach(e, "one_hand", f"{actor} had two cards in flight at once (one hand only)", seat)
+            hand.flights[key] = e.t_ns
+        return True
+
+    def _stand(self, e: TableEvent, hand: _Hand, pile: RefPile, seat: int, card: Card, face: Card,
+               src: str | None, *, new_level: bool) -> None:
+        if pile.suit is None and face.suit is not None:
+            # An open joker Ace learns its suit from the next card (§12).
+            pile.suit = face.suit
+            pile.faces = [Card(Rank(i + 1), face.suit) if f.is_joker else f for i, f in enumerate(pile.faces)]
+        pile.cards.append(card)
+        pile.faces.append(face)
+        if new_level:
+            pile.level += 1
+            pile.group = [(seat, e.t_ns, e.err_ns)]
+        else:
+            pile.group.append((seat, e.t_ns, e.err_ns))
+        if card.is_joker:
+            hand.jokers_played[seat] += 1
+        else:
+            hand.on_foundation.add(card)
+        if hand.tracked:
+            assert src is not None
+            lay = hand.layouts[seat]
+            if src == "N":
+                lay.nerts.pop()
+            elif src == "W":
+                lay.waste.pop()
+            else:
+                lay.work[int(src) - 1].pop()
+            lay.stuck = False
+        elif src == "N":
+            hand.nerts_out[seat] += 1
+        hand.stuck[seat] = False
+        hand.idle_resets = 0
+
+    def _race(self, e: TableEvent, hand: _Hand, pile: RefPile, seat: int, card: Card, face: Card,
+              src: str | None) -> None:
+        first, t1, e1 = pile.group[0]
+        gap = e.t_ns - t1
+        name = self.seats[seat]
+        if self.opts.tie_policy == "both_stay" and gap <= self._window_ns + e.err_ns + e1:
+            self._stand(e, hand, pile, seat, card, face, src, new_level=False)
+            n = len(pile.group)
+            who = "both stand" if n == 2 else f"all {n} stand"
+            self._rule(e.t_ns, "tie", f"tie ({_ms(gap)} ms): {who}", [s for s, _, _ in pile.group])
+            return
+        self._rule(e.t_ns, "race", f"{self.seats[first]} first by {_ms(gap)} ms: {name}, take back "
+                   f"{card.display()}", [first, seat])
+
+    # -- layout moves ----------------------------------------------------------------------
+    def _on_move(self, e: TableEvent) -> None:
+        seat = self.seat_index(e.seat)
+        card = self._card(e.require("card"), seat)
+        src = parse_source(e.require("from"), self.opts.work_piles)
+        kind, work = parse_destination(e.require("to"), self.opts.work_piles)
+        t_lift = _seconds(e.get("t_lift"), "t_lift") if e.get("t_lift") is not None else None
+        hand = self._live_hand(e)
+        if hand is None or not self._may_land(e, hand, seat, card, t_lift):
+            return
+        name = self.seats[seat]
+        if not hand.tracked:
+            if src == "N":
+                hand.nerts_out[seat] += 1
+            if src in ("N", "W"):
+                hand.idle_resets = 0
+            hand.stuck[seat] = False
+            return
+        lay = hand.layouts[seat]
+        action: NertsAction
+        if src in ("N", "W"):
+            at = source_card(lay, src)
+            if at != card:
+                self._breach(e, "not_available", f"{name}'s {card.display()} is not the "
+                             f"{'Nerts' if src == 'N' else 'waste'} top: take it back", seat)
+                return
+            action = Build(seat, card, src, work) if kind == "work" else SlideUnder(seat, card, src, work)
+        else:
+            u = int(src)
+            pile = lay.work[u - 1]
+            if card not in pile or kind == "under":
+                self._breach(e, "not_available", f"{name}'s {card.display()} is not in work pile {u}"
+                             + (" (a block cannot slide under)" if kind == "under" else "") + ": take it back",
+                             seat)
+                return
+            action = MoveBlock(seat, card, u, pile.index(card), work)
+        problem = self._layout_problem(lay, action)
+        if problem:
+            self._breach(e, "illegal_move", f"{name}: {problem}: take it back", seat)
+            return
+        apply_layout_action(lay, action, self.opts)
+        hand.stuck[seat] = False
+        if not isinstance(action, MoveBlock):
+            hand.idle_resets = 0
+
+    def _layout_problem(self, lay: SeatLayout, action: Build | SlideUnder | MoveBlock) -> str:
+        """Why a layout move is illegal (§6), or '' when it is legal."""
+        opts = self.opts
+        dest = lay.work[(action.to_work if isinstance(action, MoveBlock) else action.work) - 1]
+        if isinstance(action, MoveBlock):
+            if action.from_work == action.to_work:
+                return "a block must move to another work pile"
+            if not opts.move_partial_runs and action.index != 0:
+                return "only whole work piles may move (move_partial_runs is off)"
+            block = lay.work[action.from_work - 1][action.index:]
+            if dest and not fits_on(dest, block):
+                return f"{block[0].display()} does not fit on {dest[-1].display()}"
+        elif isinstance(action, Build):
+            if dest and not fits_on(dest, [action.card]):
+                return f"{action.card.display()} does not fit on {dest[-1].display()}"
+        else:
+            if not opts.allow_slide_under:
+                return "sliding under a work pile is not allowed (allow_slide_under is off)"
+            if not dest or not run_ok([action.card, *dest]):
+                base = dest[0].display() if dest else "an empty pile"
+                return f"{action.card.display()} cannot slide under {base}"
+        if opts.aces_compulsory:
+            for _, c in lay.available():
+                if c.rank is Rank.ACE:
+                    return f"{c.display()} must go to the centre first (aces_compulsory)"
+        if opts.must_fill_from_nerts and lay.nerts and any(not w for w in lay.work):
+            if not (isinstance(action, Build) and action.source == "N" and not dest):
+                return "an empty work pile must first be filled from the Nerts pile (must_fill_from_nerts)"
+        return ""
+
+    def _on_search(self, e: TableEvent) -> None:
+        """M1 turn, M2 recycle, M10 rotate: searching moves that clear no stuck flag."""
+        seat = self.seat_index(e.seat)
+        hand = self._live_hand(e)
+        if hand is None or not self._may_land(e, hand, seat, None, None):
+            return
+        name = self.seats[seat]
+        if e.type == "rotate":
+            if not self.opts.solo_rotation:
+                self._breach(e, "illegal_move", f"{name} rotated the stock, but solo_rotation is off", seat)
+                return
+            if not hand.stuck[seat]:
+                self._breach(e, "illegal_move", f"{name} rotated the stock without being stuck: "
+                             f"declare stuck first", seat)
+                return
+        if not hand.tracked:
+            return
+        lay = hand.layouts[seat]
+        if e.type == "turn":
+            if not lay.stock:
+                self._breach(e, "illegal_move", f"{name} turned an empty stock: recycle the waste first", seat)
+                return
+            turn_stock(lay, self.opts)
+        elif e.type == "recycle":
+            if lay.stock or not lay.waste:
+                self._breach(e, "illegal_move", f"{name} recycled with cards left in the stock", seat)
+                return
+            lay.stock = lay.waste[::-1]
+            lay.waste = []
+        else:
+            rotate(lay)
+
+    # -- stuck, call, counts, end --------------------------------------------------------
+    def _on_stuck(self, e: TableEvent) -> None:
+        seat = self.seat_index(e.seat)
+        hand = self._live_hand(e)
+        if hand is None:
+            return
+        if hand.phase != "play":
+            return
+        hand.stuck[seat] = True
+        if hand.tracked:
+            hand.layouts[seat].stuck = True
+        if not all(hand.stuck):
+            return
+        if hand.idle_resets >= self.opts.stalemate_after_resets:
+            hand.phase = "stalemate"
+            self._rule(e.t_ns, "stalemate", f"all stuck with no progress since the last reset: hand "
+                       f"{hand.number} ends (stalemate)")
+            return
+        hand.resets += 1
+        hand.idle_resets += 1
+        hand.stuck = [False] * self.n
+        for lay in hand.layouts:
+            reset_layout(lay)
+        self._rule(e.t_ns, "reset", f"all stuck: reset {hand.resets}. Turn the waste onto the stock, "
+                   f"then the top stock card to the bottom")
+
+    def _on_call(self, e: TableEvent) -> None:
+        seat = self.seat_index(e.seat)
+        left = e.get("nerts_left")
+        if left is not None and (isinstance(left, bool) or not isinstance(left, int) or left < 0):
+            raise InvalidActionError(f"'nerts_left' must be a whole number >= 0, got {left!r}", input=repr(left))
+        hand = self._live_hand(e)
+        if hand is None:
+            return
+        name = self.seats[seat]
+        if hand.phase != "play":
+            self._breach(e, "late_call", f"{name} called after the hand ended: ignored", seat)
+            return
+        if hand.tracked:
+            left = len(hand.layouts[seat].nerts)
+        if left:
+            pen = self.opts.false_call_penalty
+            hand.penalties[seat] += pen
+            cards = "card" if left == 1 else "cards"
+            extra = f" ({pen} points off)" if pen else ""
+            self._rule(e.t_ns, "false_call", f"false call: {name} still has {left} Nerts {cards}: "
+                       f"play on{extra}", [seat])
+            return
+        hand.phase = "called"
+        hand.caller = seat
+        hand.t_call = e.t_ns
+        self._rule(e.t_ns, "call", f"{name}: Nerts! Cards lifted before the call may land", [seat])
+
+    def _on_count(self, e: TableEvent) -> None:
+        seat = self.seat_index(e.seat)
+        nerts, found = e.get("nerts"), e.get("foundation")
+        if nerts is None and found is None:
+            raise InvalidActionError("a count needs 'nerts' (cards left in the Nerts pile) and/or "
+                                     "'foundation' (the seat's backs on the foundations)", input="count")
+        for key, value in (("nerts", nerts), ("foundation", found)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise InvalidActionError(f"count {key!r} must be a whole number >= 0, got {value!r}",
+                                         input=repr(value))
+        size = self.opts.nerts_pile_size + self.opts.jokers
+        if nerts is not None and nerts > size:
+            raise InvalidActionError(f"count 'nerts' {nerts} exceeds the Nerts pile size {size}",
+                                     input=str(nerts))
+        if found is not None and found > 52 + self.opts.jokers:
+            raise InvalidActionError(f"count 'foundation' {found} exceeds the deck", input=str(found))
+        hand = self._live_hand(e)
+        if hand is None:
+            return
+        old = hand.counts.get(seat, (None, None))
+        hand.counts[seat] = (nerts if nerts is not None else old[0], found if found is not None else old[1])
+
+    def _on_hand_end(self, e: TableEvent) -> None:
+        if self.hand is None:
+            self._breach(e, "no_hand", "hand_end with no hand in play: ignored")
+            return
+        self._close_hand(e.t_ns)
+
+    def _hand_result(self, hand: _Hand) -> tuple[list[int], dict[str, Any], list[tuple[str, str, list[int]]]]:
+        """Scores a hand (§8) without changing anything: scores, details, rulings to announce."""
+        opts = self.opts
+        tracked_f = [0] * self.n
+        for pile in hand.order:
+            for c in pile.cards:
+                tracked_f[c.deck] += 1
+        notes: list[tuple[str, str, list[int]]] = []
+        scores, fs, ns = [], [], []
+        for s, name in enumerate(self.seats):
+            n_count, f_count = hand.counts.get(s, (None, None))
+            f = tracked_f[s]
+            if f_count is not None and opts.attribution_source == "audit_if_available":
+                if f_count != f:
+                    notes.append(("audit", f"audit: {name} has {f_count} cards on the foundations "
+                                  f"(live tracking saw {f})", [s]))
+                f = f_count
+            if n_count is not None:
+                n = n_count
+                if hand.tracked and n != len(hand.layouts[s].nerts):
+                    notes.append(("audit", f"audit: {name} counts {n} Nerts cards (tracking saw "
+                                  f"{len(hand.layouts[s].nerts)})", [s]))
+            elif hand.tracked:
+                n = len(hand.layouts[s].nerts)
+            elif s == hand.caller:
+                n = 0
+            else:
+                n = max(0, opts.nerts_pile_size - hand.nerts_out[s])
+                notes.append(("estimate", f"no Nerts count for {name}: estimated {n} from the cards seen "
+                              f"leaving it", [s]))
+            if s == hand.caller and n:
+                notes.append(("audit", f"{name} called Nerts! but counts {n} Nerts cards left", [s]))
+            fs.append(f)
+            ns.append(n)
+            scores.append(hand_score(f, n) - hand.penalties[s])
+        how = ("call" if hand.phase == "called" else "stalemate" if hand.phase == "stalemate" else "stopped")
+        detail = {"hand": hand.number, "end": how, "foundation": dict(zip(self.seats, fs, strict=True)),
+                  "nerts": dict(zip(self.seats, ns, strict=True)), "resets": hand.resets,
+                  **({"caller": self.seats[hand.caller]} if hand.caller is not None else {})}
+        return scores, detail, notes
+
+    def _close_hand(self, t: int) -> None:
+        hand = self.hand
+        assert hand is not None
+        if hand.phase == "play":
+            self._rule(t, "hand_end", f"hand {hand.number} stopped without a call or a stalemate")
+        scores, detail, notes = self._hand_result(hand)
+        for kind, text, seats in notes:
+            if kind == "audit":
+                self._rule(t, kind, text, seats)
+            else:
+                self._estimates.append(f"hand {hand.number}: {text}")
+        self.hand = None
+        self.hand_scores.append(scores)
+        self.details.append(detail)
+        self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
+        parts = ", ".join(f"{name} {_signed(x)}" for name, x in zip(self.seats, scores, strict=True))
+        self._rule(t, "hand_end", f"hand {hand.number}: {parts}")
+        over, winners, self.reached = game_end(self.totals, self.reached, self.opts.target_score,
+                                               self.opts.tie_break)
+        if over:
+            self.over = True
+            self.winners = winners
+            names = " and ".join(self.seats[w] for w in winners)
+            verb = "share the win" if len(winners) > 1 else "wins"
+            self._rule(t, "game_end", f"game over: {names} {verb} with {self.totals[winners[0]]}", winners)
+        elif self.reached:
+            best = max(self.totals)
+            tied = [s for s, x in enumerate(self.totals) if x == best]
+            names = " and ".join(self.seats[s] for s in tied)
+            self._rule(t, "tie_for_win", f"{names} tie for the lead on {best}: another hand", tied)
+
+    # -- report -------------------------------------------------------------------------------
+    def _report(self) -> RefereeReport:
+        hands = [dict(zip(self.seats, h, strict=True)) for h in self.hand_scores]
+        totals = list(self.totals)
+        details = list(self.details)
+        rulings = list(self.rulings)
+        finished, winners = self.over, list(self.winners)
+        notes: list[str] = []
+        hand = self.hand
+        if hand is not None and hand.phase in ("called", "stalemate"):
+            # The log stops after the end of a hand but before hand_end: score it.
+            scores, detail, extra = self._hand_result(hand)
+            hands.append(dict(zip(self.seats, scores, strict=True)))
+            details.append(detail)
+            totals = [a + b for a, b in zip(totals, scores, strict=True)]
+            for kind, text, seats in extra:
+                if kind == "audit":
+                    rulings.append(Ruling(self._last_t, kind, text, tuple(self.seats[s] for s in seats)))
+            finished, winners, _ = game_end(totals, self.reached, self.opts.target_score, self.opts.tie_break)
+            notes.extend(text for kind, text, _ in extra if kind == "estimate")
+        elif hand is not None:
+            notes.append(f"hand {hand.number} is still in play")
+        notes.extend(self._estimates)
+        return RefereeReport(
+            game="nerts", seats=self.seats, rulings=rulings, infractions=list(self.infractions), hands=hands,
+            totals=dict(zip(self.seats, totals, strict=True)), finished=finished,
+            winners=[self.seats[w] for w in winners], notes=notes, extra={"hands": details},
+        )
+
+
+def _signed(x: int) -> str:
+    return f"+{x}" if x > 0 else (f"−{-x}" if x < 0 else "0")
+
+
+_OPEN_ACE = Card.joker()
+"""The face of an undeclared joker that starts a pile: an Ace whose suit is still open (§12)."""
