@@ -151,8 +151,8 @@ class SmearReferee(Referee):
         self._deals = 0
         self._next_dealer: int | None = None
         self._scores = [0, 0]
-        self._hand_scores: list[HandScore] = []
-        self._hand_deltas: list[tuple[int, int]] = []
+        self._rows: list[tuple[HandScore | None, tuple[int, int], str]] = []
+        """One row per hand dealt: its scoring (None if not scored), the change, and why not scored."""
         self._winner: int | None = None
         self._rulings: list[Ruling] = []
         self._infractions: list[Infraction] = []
@@ -248,6 +248,7 @@ class SmearReferee(Referee):
                        f"misdeal called in hand {hand.number} after cards were played: ignored", seat)
             return []
         hand.abandoned = "misdeal"
+        self._rows.append((None, (0, 0), "misdeal"))
         self._next_dealer = hand.dealer
         return [self._rule(event, "misdeal",
                            f"misdeal in hand {hand.number}: {self.seats[hand.dealer]} deals again",
@@ -298,6 +299,7 @@ class SmearReferee(Referee):
         if hand.bidder is None:
             nxt = left_of(hand.dealer) if self.options.all_pass == "redeal_next_dealer" else hand.dealer
             hand.abandoned = "all passed"
+            self._rows.append((None, (0, 0), "all passed"))
             self._next_dealer = nxt
             return [self._rule(event, "all_passed", f"hand {hand.number}: all passed, no score; "
                                f"{self.seats[nxt]} deals again", [nxt])]
@@ -444,8 +446,7 @@ class SmearReferee(Referee):
         before = (self._scores[0], self._scores[1])
         result = settle_hand(self.options, before, score)
         self._scores = list(result.scores)
-        self._hand_scores.append(score)
-        self._hand_deltas.append((result.scores[0] - before[0], result.scores[1] - before[1]))
+        self._rows.append((score, (result.scores[0] - before[0], result.scores[1] - before[1]), ""))
         self._next_dealer = left_of(hand.dealer)
         rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, result.scores),
                               [hand.bidder], {"hand": hand.number})]
@@ -502,19 +503,23 @@ class SmearReferee(Referee):
                            f"({hand.tricks.current.format(self.seats)})")
             self._flag(event, "incomplete_hand", f"hand {hand.number} ended after {n} of 6 tricks: "
                        "not scored (correct the score by hand if the table agrees)")
-        elif hand.calls or hand.auction_over:
+            self._rows.append((None, (0, 0), f"ended after {n} of 6 tricks"))
+        else:
             self._flag(event, "incomplete_hand", f"hand {hand.number} ended during the auction: not scored")
+            self._rows.append((None, (0, 0), "ended during the auction"))
 
     # -- report -------------------------------------------------------------------------------
     def _report(self) -> RefereeReport:
-        hands = [
-            {self.seats[s]: d[team_of(s)] for s in range(NUM_SEATS)} for d in self._hand_deltas
-        ]
+        hands = [{self.seats[s]: d[team_of(s)] for s in range(NUM_SEATS)} for _, d, _ in self._rows]
         totals = {self.seats[s]: self._scores[team_of(s)] for s in range(NUM_SEATS)}
         winners = [] if self._winner is None else [self.seats[self._winner], self.seats[self._winner + 2]]
         names = self._team_name(0), self._team_name(1)
-        details = [
-            {
+        details: list[dict[str, Any]] = []
+        for h, d, why in self._rows:
+            if h is None:
+                details.append({"not_scored": why})
+                continue
+            details.append({
                 "bidder": self.seats[h.bidder], "bid": h.bid, "trump": h.trump.letter,
                 "high": None if h.high is None else names[h.high],
                 "low": None if h.low is None else names[h.low],
@@ -523,9 +528,7 @@ class SmearReferee(Referee):
                 "card_points": {names[0]: h.card_points[0], names[1]: h.card_points[1]},
                 "made": h.made,
                 "change": {names[0]: d[0], names[1]: d[1]},
-            }
-            for h, d in zip(self._hand_scores, self._hand_deltas, strict=True)
-        ]
+            })
         notes = []
         if self._hand is not None and self._hand.score is None and self._hand.played_out:
             notes.append(f"hand {self._hand.number} is waiting for the bidder's discards to be shown")
