@@ -566,14 +566,14 @@ class TrickProblem:
     proof_card: Card | None = None
 
 
-def proof_problem(proof: Proof, names: Sequence[str] | None = None) -> TrickProblem:
-    """Turns a proof into a problem whose text names both tricks."""
+def proof_problem(proof: Proof, names: Sequence[str] | None = None, *, unit: str = "trick") -> TrickProblem:
+    """Turns a proof into a problem whose text names both tricks (or turns: ``unit``)."""
     claim = proof.claim
     name = names[claim.seat] if names else str(claim.seat)
     what = "revoke" if claim.kind == REVOKE else claim.kind.replace("_", " ")
     text = (
-        f"{what} by {name} in trick {claim.where}: {claim.reason}; "
-        f"proven in trick {proof.where}: {name} played {proof.card}"
+        f"{what} by {name} in {unit} {claim.where}: {claim.reason}; "
+        f"proven in {unit} {proof.where}: {name} played {proof.card}"
     )
     return TrickProblem(claim.kind, claim.where, claim.seat, text, claim.card, proof.where, proof.card)
 

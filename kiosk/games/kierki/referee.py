@@ -1,0 +1,625 @@
+"""The Kierki referee: a table log of what the kiosk can know, judged
+(kierki.md §11 and §13).
+
+The kiosk sees every card played face up and who played it; it is told the
+dealer, the trumps and the Fan Tan passes on buttons. It never sees a hand,
+so choices that break a rule are *proven later* (§13.3): a play records a
+claim about the hand, and a later card that contradicts it proves the breach,
+naming both tricks (or turns).
+
+Events (see ``docs/table-log.md``, "Kierki events"):
+
+- ``deal``: ``seat`` deals; optional ``deal`` (its 1-based number) is checked.
+- ``misdeal``: the deal is collected and dealt again by the same dealer.
+- ``trump``: ``seat`` names ``suit`` (deals 8 to 11).
+- ``play``: ``seat`` plays ``card`` to the trick or to the Fan Tan layout.
+- ``pass``: ``seat`` passes in Fan Tan.
+- ``collect``: the trick is swept (optional ``seat``: who took it).
+- ``reveal``: ``seat`` shows ``cards`` still held after the deal ended
+  (Fan Tan, or a deal stopped early).
+
+Infraction kinds: ``out_of_turn``, ``seen_twice``, ``wrong_count``,
+``revoke``, ``illegal_lead``, ``illegal_pass``, ``failure_to_trump``,
+``king_of_hearts_not_played``, ``misfit`` (a Fan Tan card that does not fit),
+``misread`` (a deal, half or match total that is not the fixed one),
+``wrong_dealer`` and ``wrong_trump_seat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kiosk.games.cards import Card, Rank, Suit
+from kiosk.games.errors import InvalidActionError
+from kiosk.games.kierki.deals import (
+    ACE_OF_HEARTS,
+    KING_OF_HEARTS,
+    FanTanDeal,
+    KierkiDeal,
+    NegativeDeal,
+    TrickDeal,
+    TrumpDeal,
+    match_deals,
+)
+from kiosk.games.kierki.fantan import Layout
+from kiosk.games.kierki.options import KierkiOptions
+from kiosk.games.kierki.state import standings
+from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+from kiosk.games.tricks import (
+    Claim,
+    ClaimBook,
+    SeenCards,
+    TrickAuditor,
+    TrickProblem,
+    proof_problem,
+    suit_name,
+)
+
+__all__ = ["KierkiReferee"]
+
+N_SEATS = 4
+_ALL_CARDS = frozenset(Card(r, s) for s in Suit for r in Rank if r is not Rank.JOKER)
+_PROVEN_KINDS = frozenset(
+    {"revoke", "illegal_lead", "illegal_pass", "failure_to_trump", "king_of_hearts_not_played"}
+)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+class _DealRecord:
+    """What the referee knows about the deal in progress."""
+
+    def __init__(self, deal: KierkiDeal, dealer: int, names: Sequence[str]) -> None:
+        self.deal = deal
+        self.dealer = dealer
+        self.trump: Suit | None = None
+        self.scores = [0] * N_SEATS
+        self.hearts_played = False
+        self.ended = False
+        """The scores are posted (the deal may still take ``reveal`` events)."""
+        self.void = False
+        """Discarded (misdeal, or a proven breach under ``replay_deal``): to be dealt again."""
+        self.played = [0] * N_SEATS
+        """Cards each seat has played (accepted) this deal."""
+        self.shown: set[int] = set()
+        self.auditor: TrickAuditor | None = None
+        if isinstance(deal, TrickDeal) and not deal.is_trump_deal:
+            self.auditor = TrickAuditor(N_SEATS, deal.first_player(dealer), names=names)
+        # Fan Tan
+        self.layout: Layout | None = None
+        self.turn = deal.first_player(dealer)
+        self.turn_number = 1
+        self.out: list[int] = []
+        self.claims = ClaimBook()
+        self.seen = SeenCards()
+        self.opening: Card | None = None
+
+    @property
+    def cards_played(self) -> int:
+        return sum(self.played)
+
+    @property
+    def claim_book(self) -> ClaimBook:
+        return self.auditor.claims if self.auditor is not None else self.claims
+
+    @property
+    def seen_cards(self) -> SeenCards:
+        return self.auditor.seen if self.auditor is not None else self.seen
+
+
+class KierkiReferee(Referee):
+    """Referees a Kierki table log: scores each deal and reports infractions."""
+
+    game_name = "kierki"
+    event_types = frozenset({"deal", "misdeal", "trump", "play", "pass", "collect", "reveal"})
+
+    def __init__(self, seats: Sequence[str], options: KierkiOptions) -> None:
+        if len(seats) != N_SEATS:
+            raise InvalidActionError(f"Kierki takes exactly 4 seats, got {len(seats)}",
+                                     input=str(list(seats)))
+        super().__init__(seats, options)
+
+    # -- state -------------------------------------------------------------------------
+    def _reset(self) -> None:
+        self.opts: KierkiOptions = self.options
+        self.deals = match_deals(self.opts)
+        self.deal_index = 0
+        self.next_dealer: int | None = None
+        self.record: _DealRecord | None = None
+        self.results: dict[int, tuple[int, ...]] = {}
+        self.deal_info: dict[int, dict[str, Any]] = {}
+        self.rulings: list[Ruling] = []
+        self.infractions: list[Infraction] = []
+        self.finished = False
+
+    def _name(self, seat: int) -> str:
+        return self.seats[seat]
+
+    def _flag(self, event: TableEvent, kind: str, text: str, seat: int | None) -> None:
+        self.infractions.append(
+            Infraction(event.t_ns, kind, text, None if seat is None else self._name(seat), event.line)
+        )
+
+    def _rule(self, event: TableEvent, kind: str, text: str, seats: Sequence[int] = (),
+              data: dict[str, Any] | None = None) -> Ruling:
+        ruling = Ruling(event.t_ns, kind, text, tuple(self._name(s) for s in seats), data or {})
+        self.rulings.append(ruling)
+        return ruling
+
+    # -- events ------------------------------------------------------------------------
+    def _feed(self, event: TableEvent) -> list[Ruling]:
+        handler = {
+            "deal": self._on_deal,
+            "misdeal": self._on_misdeal,
+            "trump": self._on_trump,
+            "play": self._on_play,
+            "pass": self._on_pass,
+            "collect": self._on_collect,
+            "reveal": self._on_reveal,
+        }[event.type]
+        return handler(event)
+
+    def _card(self, event: TableEvent, value: Any) -> Card:
+        if not isinstance(value, str):
+            raise InvalidActionError(
+                f"{event.type!r} event: a card must be a string such as 'QS', got {value!r}",
+                input=repr(value),
+            )
+        card = Card.parse(value)
+        if card not in _ALL_CARDS:
+            raise InvalidActionError(f"{event.type!r} event: {value!r} is not a card of the 52-card pack",
+                                     input=value)
+        return card
+
+    def _active(self, event: TableEvent) -> _DealRecord:
+        rec = self.record
+        if rec is None:
+            raise InvalidActionError(
+                f"{event.type!r} event before any deal: log a 'deal' event (seat = the dealer) first",
+                input=event.type,
+            )
+        if rec.void:
+            raise InvalidActionError(
+                f"{event.type!r} event: deal {rec.deal.number} was discarded; "
+                "a 'deal' event must deal it again",
+                input=event.type,
+            )
+        return rec
+
+    def _on_deal(self, event: TableEvent) -> list[Ruling]:
+        dealer = self.seat_index(event.seat)
+        if self.finished:
+            raise InvalidActionError("'deal' event after the end of the match", input="deal")
+        rec = self.record
+        redeal = False
+        if rec is not None and not rec.ended and not rec.void:
+            if rec.cards_played or rec.trump is not None:
+                raise InvalidActionError(
+                    f"'deal' event while deal {rec.deal.number} is still being played; "
+                    "log a 'misdeal' first to deal it again", input="deal",
+                )
+            redeal = True  # dealt again before any card was played: a misdeal without a button press
+        if rec is not None and rec.void:
+            redeal = True
+        deal = self.deals[self.deal_index]
+        number = event.get("deal")
+        if number is not None and number != deal.number:
+            raise InvalidActionError(
+                f"'deal' event says deal {number!r}, but the next deal is deal {deal.number} ({deal.title})",
+                input=repr(number),
+            )
+        expected = rec.dealer if redeal and rec is not None else self.next_dealer
+        if expected is not None and dealer != expected:
+            self._flag(event, "wrong_dealer",
+                       f"{self._name(dealer)} dealt deal {deal.number}, "
+                       f"but it was {self._name(expected)}'s deal",
+                       dealer)
+        self.record = _DealRecord(deal, dealer, self.seats)
+        new = self.record
+        if isinstance(deal, FanTanDeal):
+            opts = self.opts
+            start = None if opts.fan_tan_start_rank == "first_card" else Rank(int(opts.fan_tan_start_rank))
+            new.layout = Layout.new(start=start, ace_high=opts.fan_tan_ace == "high")
+            new.opening = opts.opening_card
+        self.deal_info[self.deal_index] = {
+            "deal": deal.number, "name": deal.name, "dealer": self._name(dealer)
+        }
+        if isinstance(deal, TrumpDeal):
+            who = f"{self._name(deal.chooser(dealer))} names trumps and leads"
+        elif isinstance(deal, FanTanDeal):
+            who = (f"the holder of {new.opening} opens" if new.opening is not None
+                   else f"{self._name(new.turn)} starts")
+        else:
+            who = f"{self._name(deal.first_player(dealer))} leads"
+        again = " again" if redeal else ""
+        return [self._rule(event, "deal", f"deal {deal.number} ({deal.title}): {self._name(dealer)} "
+                           f"deals{again}; {who}", (dealer,))]
+
+    def _on_misdeal(self, event: TableEvent) -> list[Ruling]:
+        rec = self._active(event)
+        if rec.ended:
+            raise InvalidActionError(f"'misdeal' event after deal {rec.deal.number} ended", input="misdeal")
+        if rec.cards_played:
+            self._flag(event, "wrong_count",
+                       f"misdeal declared in deal {rec.deal.number} after {rec.cards_played} cards were "
+                       "played (a hand had the wrong number of cards): the deal is discarded", None)
+        rec.void = True
+        text = f"misdeal: {self._name(rec.dealer)} deals deal {rec.deal.number} again"
+        return [self._rule(event, "misdeal", text, (rec.dealer,))]
+
+    def _on_trump(self, event: TableEvent) -> list[Ruling]:
+        seat = self.seat_index(event.seat)
+        rec = self._active(event)
+        deal = rec.deal
+        if not isinstance(deal, TrumpDeal):
+            raise InvalidActionError(
+                f"'trump' event in deal {deal.number} ({deal.title}): trumps are named only in deals 8 to 11",
+                input="trump",
+            )
+        suit_text = event.require("suit")
+        if not isinstance(suit_text, str):
+            raise InvalidActionError(f"'trump' event: 'suit' must be S, H, D or C, got {suit_text!r}",
+                                     input=repr(suit_text))
+        suit = Suit.parse(suit_text)
+        if rec.cards_played:
+            raise InvalidActionError(
+                f"'trump' event after trick play began in deal {deal.number}: "
+                "trumps are named before trick 1",
+                input="trump",
+            )
+        chooser = deal.chooser(rec.dealer)
+        if seat != chooser:
+            self._flag(event, "wrong_trump_seat",
+                       f"{self._name(seat)} named trumps in deal {deal.number}, "
+                       f"but {self._name(chooser)} names them", seat)
+        changed = rec.trump is not None
+        rec.trump = suit
+        rec.auditor = TrickAuditor(N_SEATS, deal.first_player(rec.dealer), names=self.seats, trump=suit)
+        self.deal_info[self.deal_index]["trump"] = suit.letter
+        verb = "changes trumps to" if changed else "names"
+        return [self._rule(event, "trump", f"{self._name(seat)} {verb} {suit_name(suit)} as trumps", (seat,))]
+
+    def _on_play(self, event: TableEvent) -> list[Ruling]:
+        seat = self.seat_index(event.seat)
+        card = self._card(event, event.require("card"))
+        rec = self._active(event)
+        if rec.ended:
+            raise InvalidActionError(
+                f"'play' event after deal {rec.deal.number} ended: a 'deal' event must start the next deal",
+                input=str(card),
+            )
+        if isinstance(rec.deal, FanTanDeal):
+            return self._fan_tan_play(event, rec, seat, card)
+        return self._trick_play(event, rec, seat, card)
+
+    # -- tricks --------------------------------------------------------------------------
+    def _trick_play(self, event: TableEvent, rec: _DealRecord, seat: int, card: Card) -> list[Ruling]:
+        deal = rec.deal
+        assert isinstance(deal, TrickDeal)
+        if rec.auditor is None:
+            raise InvalidActionError(
+                f"'play' event before trumps were named in deal {deal.number}: log a 'trump' event first",
+                input=str(card),
+            )
+        auditor = rec.auditor
+        trick = auditor.history.current
+        number = auditor.trick_number
+        outcome = auditor.play(seat, card)
+        rulings: list[Ruling] = []
+        if not outcome.accepted:
+            for p in outcome.problems:
+                self._flag(event, p.kind, p.text, p.seat)
+            text = f"{self._name(seat)}: take back {card} (out of turn)"
+            return [self._rule(event, "refused", text, (seat,))]
+        rec.played[seat] += 1
+        claims = auditor.claims
+        name = self._name(seat)
+        if not trick.plays:
+            claims.add(self._lead_claim(rec, seat, card, number))
+        else:
+            led = trick.led_suit
+            assert led is not None
+            hand_void = card.suit is not led
+            if isinstance(deal, NegativeDeal) and deal.forces_king_of_hearts and card != KING_OF_HEARTS:
+                if hand_void or (led is Suit.HEARTS and ACE_OF_HEARTS in trick):
+                    why = (f"{name} could not follow {suit_name(led)}" if hand_void
+                           else "hearts were led and AH was in the trick")
+                    claims.add(Claim(seat, number, card, frozenset({KING_OF_HEARTS}),
+                                     f"{why} and played {card}, not KH", "king_of_hearts_not_played"))
+            if (isinstance(deal, TrumpDeal) and self.opts.must_trump_when_void and rec.trump is not None
+                    and hand_void and led is not rec.trump and card.suit is not rec.trump):
+                trumps = frozenset(Card(r, rec.trump) for r in Rank if r is not Rank.JOKER)
+                claims.add(Claim(seat, number, card, trumps,
+                                 f"{suit_name(led)} led, {name} played {card} without trumping",
+                                 "failure_to_trump"))
+        if card.suit is Suit.HEARTS:
+            rec.hearts_played = True
+        for p in outcome.problems:
+            rulings.extend(self._problem(event, rec, p))
+        if outcome.completed is not None and not rec.void:
+            done = outcome.completed
+            score = deal.trick_score(done, number)
+            rec.scores[done.winner] += score
+            worth = f" ({_signed(score)})" if score else ""
+            rulings.append(self._rule(
+                event, "trick",
+                f"trick {number}: {self._name(done.winner)} wins with {done.winning_card}{worth}",
+                (done.winner,), {"trick": number, "cards": done.format(self.seats)},
+            ))
+            taken = [c for t in auditor.history.completed for c in t.cards]
+            if number == 13 or deal.penalty_exhausted(taken):
+                rulings.extend(self._end_deal(event, rec, early=number < 13))
+        return rulings
+
+    def _lead_claim(self, rec: _DealRecord, seat: int, card: Card, number: int) -> Claim | None:
+        deal = rec.deal
+        if not isinstance(deal, NegativeDeal) or not deal.ban_active(rec.hearts_played):
+            return None
+        name = self._name(seat)
+        if deal.king_of_hearts_only_ban:
+            if card != KING_OF_HEARTS:
+                return None
+            return Claim(seat, number, card, _ALL_CARDS - {KING_OF_HEARTS},
+                         f"KH may not be led in deal {deal.number} while holding another card; {name} led KH",
+                         "illegal_lead")
+        if card.suit is not Suit.HEARTS:
+            return None
+        others = frozenset(c for c in _ALL_CARDS if c.suit is not Suit.HEARTS)
+        return Claim(seat, number, card, others,
+                     f"hearts may not be led in deal {deal.number} while holding another suit; "
+                     f"{name} led {card}",
+                     "illegal_lead")
+
+    def _problem(self, event: TableEvent, rec: _DealRecord, problem: TrickProblem) -> list[Ruling]:
+        self._flag(event, problem.kind, problem.text, problem.seat)
+        if problem.kind in _PROVEN_KINDS:
+            return self._breach(event, rec)
+        return []
+
+    def _breach(self, event: TableEvent, rec: _DealRecord) -> list[Ruling]:
+        """A proven breach: flag only, or discard the deal (``revoke_policy``)."""
+        if self.opts.revoke_policy == "flag_only":
+            return [self._rule(event, "flag", f"deal {rec.deal.number}: breach proven; the table decides "
+                               "(correct the scores with a score_correction if needed)")]
+        if rec.void:
+            return []
+        rec.void = True
+        if rec.ended:
+            # Posted already (a deal stopped early, or Fan Tan): take the scores back.
+            self.results.pop(rec.deal.number - 1, None)
+            self.deal_index = rec.deal.number - 1
+            self.finished = False
+        return [self._rule(event, "replay_deal", f"deal {rec.deal.number} is discarded (revoke_policy "
+                           f"replay_deal): {self._name(rec.dealer)} deals it again", (rec.dealer,))]
+
+    def _end_deal(self, event: TableEvent, rec: _DealRecord, *, early: bool = False) -> list[Ruling]:
+        deal = rec.deal
+        rec.ended = True
+        total = sum(rec.scores)
+        scores = ", ".join(f"{self._name(s)} {_signed(v)}" for s, v in enumerate(rec.scores))
+        rulings = []
+        if total != deal.fixed_total:
+            self._flag(event, "misread",
+                       f"deal {deal.number} ({deal.title}) scores add up to {total}, "
+                       f"but every such deal totals {deal.fixed_total}: probable misread or missed trick; "
+                       "check the tricks and correct "
+                       "the scores", None)
+        if early:
+            rulings.append(self._rule(event, "stopped", f"deal {deal.number}: every penalty card is taken; "
+                                      "the rest of the cards are shown"))
+        self.results[self.deal_index] = tuple(rec.scores)
+        self.deal_index += 1
+        self.next_dealer = (rec.dealer + 1) % N_SEATS
+        check = "ok" if total == deal.fixed_total else "MISMATCH"
+        rulings.append(self._rule(event, "deal_end", f"deal {deal.number} ({deal.title}): {scores} "
+                                  f"(total {_signed(total)}, {check})", range(N_SEATS),
+                                  {"deal": deal.number, "scores": list(rec.scores)}))
+        if self.deal_index >= len(self.deals):
+            self.finished = True
+            rulings.extend(self._end_match(event))
+        return rulings
+
+    def _end_match(self, event: TableEvent) -> list[Ruling]:
+        sheet = [self.results[i] for i in sorted(self.results)]
+        first = sum(sum(r) for i, r in self.results.items() if i < 7)
+        second = sum(sum(r) for i, r in self.results.items() if i >= 7)
+        expected_second = sum(d.fixed_total for d in self.deals[7:])
+        for label, got, want in (("first half", first, -2600), ("second half", second, expected_second)):
+            if got != want:
+                self._flag(event, "misread", f"the {label} totals {got}, not {want}", None)
+        total = sum(sum(r) for r in sheet)
+        if total != 0 and expected_second == 2600:
+            self._flag(event, "misread", f"the final scores add up to {total}, not 0", None)
+        totals = self._totals()
+        places = ", ".join(f"{p}. {self._name(s)} ({_signed(v)})" for p, s, v in standings(totals))
+        return [self._rule(event, "match_end", f"match over: {places}", range(N_SEATS))]
+
+    def _on_collect(self, event: TableEvent) -> list[Ruling]:
+        rec = self._active(event)
+        if rec.auditor is None:
+            raise InvalidActionError(
+                f"'collect' event with no trick in play in deal {rec.deal.number} ({rec.deal.title})",
+                input="collect",
+            )
+        problem = rec.auditor.collect()
+        if problem is not None:
+            self._flag(event, problem.kind, problem.text, None)
+            return [self._rule(event, "reshow", f"show trick {problem.trick} again: "
+                               f"{len(rec.auditor.history.current)} of 4 cards were seen")]
+        if event.seat is not None:
+            taker = self.seat_index(event.seat)
+            last = rec.auditor.history.last
+            if last is not None and last.winner != taker:
+                return [self._rule(event, "taker", f"{self._name(taker)} collected the trick, but "
+                                   f"{self._name(last.winner)} won it with {last.winning_card}",
+                                   (last.winner, taker))]
+        return []
+
+    # -- Fan Tan -------------------------------------------------------------------------
+    def _fan_tan_turn_ok(self, event: TableEvent, rec: _DealRecord, seat: int, what: str) -> bool:
+        if rec.opening is not None and rec.cards_played == 0:
+            return True  # the holder of the opening card plays first, whoever it is
+        if seat in rec.out:
+            self._flag(event, "out_of_turn", f"{self._name(seat)} is out of cards and cannot {what} "
+                       f"(turn {rec.turn_number})", seat)
+            return False
+        if seat != rec.turn:
+            self._flag(event, "out_of_turn", f"{self._name(seat)} tried to {what} out of turn at turn "
+                       f"{rec.turn_number}: it is {self._name(rec.turn)}'s turn", seat)
+            return False
+        return True
+
+    def _fan_tan_play(self, event: TableEvent, rec: _DealRecord, seat: int, card: Card) -> list[Ruling]:
+        assert rec.layout is not None and isinstance(rec.deal, FanTanDeal)
+        name = self._name(seat)
+        if not self._fan_tan_turn_ok(event, rec, seat, f"play {card}"):
+            return [self._rule(event, "refused", f"{name}: take back {card} (out of turn)", (seat,))]
+        if card in rec.seen:
+            self._flag(event, "seen_twice", f"{card} seen twice in Fan Tan (turn {rec.turn_number}, {name}): "
+                       "it is already in the layout (a misread or a foul deck)", seat)
+            return [self._rule(event, "refused", f"{name}: take back {card}", (seat,))]
+        if rec.opening is not None and rec.cards_played == 0 and card != rec.opening:
+            self._flag(event, "misfit", f"{name} played {card}, but the deal opens with {rec.opening}", seat)
+            return [self._rule(event, "refused", f"{name}: take back {card}; {rec.opening} opens", (seat,))]
+        if not rec.layout.fits(card):
+            self._flag(event, "misfit", f"{name} played {card} at turn {rec.turn_number}, "
+                       f"but it does not fit the layout ({rec.layout}): "
+                       "take it back and play a card that fits, or pass", seat)
+            return [self._rule(event, "refused", f"{name}: take back {card} (does not fit)", (seat,))]
+        rulings: list[Ruling] = []
+        for proof in rec.claims.observe(seat, card, rec.turn_number):
+            problem = proof_problem(proof, self.seats, unit="turn")
+            rulings.extend(self._problem(event, rec, problem))
+        if rec.void:
+            return rulings
+        rec.seen.see(card, rec.turn_number)
+        rec.layout = rec.layout.place(card)
+        rec.played[seat] += 1
+        rec.turn = seat
+        if rec.played[seat] == 13:
+            prize = rec.deal.prizes[len(rec.out)]
+            rec.scores[seat] += prize
+            rec.out.append(seat)
+            place = "first" if len(rec.out) == 1 else "second"
+            rulings.append(self._rule(event, "out", f"turn {rec.turn_number}: {name} is out {place} "
+                                      f"({_signed(prize)})", (seat,)))
+            if len(rec.out) == 2:
+                rec.turn_number += 1
+                rulings.extend(self._end_deal(event, rec))
+                return rulings
+        self._advance_fan_turn(rec, seat)
+        return rulings
+
+    def _advance_fan_turn(self, rec: _DealRecord, seat: int) -> None:
+        rec.turn_number += 1
+        nxt = (seat + 1) % N_SEATS
+        while nxt in rec.out:
+            nxt = (nxt + 1) % N_SEATS
+        rec.turn = nxt
+
+    def _on_pass(self, event: TableEvent) -> list[Ruling]:
+        seat = self.seat_index(event.seat)
+        rec = self._active(event)
+        if not isinstance(rec.deal, FanTanDeal):
+            raise InvalidActionError(
+                f"'pass' event in deal {rec.deal.number} ({rec.deal.title}): passes exist only in Fan Tan",
+                input="pass",
+            )
+        if rec.ended:
+            raise InvalidActionError(f"'pass' event after deal {rec.deal.number} ended", input="pass")
+        assert rec.layout is not None
+        name = self._name(seat)
+        if rec.opening is not None and rec.cards_played == 0:
+            self._flag(event, "out_of_turn", f"{name} passed, but the holder of {rec.opening} opens the deal",
+                       seat)
+            return [self._rule(event, "refused", f"{name}: the holder of {rec.opening} plays first", (seat,))]
+        if not self._fan_tan_turn_ok(event, rec, seat, "pass"):
+            return [self._rule(event, "refused", f"{name}: not your turn", (seat,))]
+        fitting = rec.layout.fitting_cards()
+        shown = " ".join(str(c) for c in sorted(fitting, key=lambda c: (c.suit, c.rank)))
+        rec.claims.add(Claim(seat, rec.turn_number, None, fitting,
+                             f"{name} passed while holding none of {{{shown}}}", "illegal_pass"))
+        rec.turn = seat
+        self._advance_fan_turn(rec, seat)
+        return []
+
+    def _on_reveal(self, event: TableEvent) -> list[Ruling]:
+        seat = self.seat_index(event.seat)
+        rec = self._active(event)
+        raw = event.require("cards")
+        if not isinstance(raw, list):
+            raise InvalidActionError("'reveal' event: 'cards' must be a list such as [\"KD\", \"2S\"]",
+                                     input=repr(raw))
+        cards = [self._card(event, c) for c in raw]
+        if not rec.ended:
+            raise InvalidActionError(
+                f"'reveal' event before deal {rec.deal.number} ended: remaining cards are shown at its end",
+                input="reveal",
+            )
+        if seat in rec.shown:
+            raise InvalidActionError(f"'reveal' event: {self._name(seat)} already showed their cards",
+                                     input="reveal")
+        rec.shown.add(seat)
+        name = self._name(seat)
+        held = 13 - rec.played[seat]
+        if len(cards) != held:
+            self._flag(event, "wrong_count", f"{name} shows {len(cards)} cards but should hold {held}", seat)
+        seen = rec.seen_cards
+        for c in cards:
+            if c in seen:
+                self._flag(event, "seen_twice", f"{name} shows {c}, which was already played this deal "
+                           "(a misread or a foul deck)", seat)
+        unit = "turn" if isinstance(rec.deal, FanTanDeal) else "trick"
+        rulings: list[Ruling] = []
+        for claim in rec.claim_book.open_claims(seat):
+            hit = [c for c in cards if c in claim.refuted_by]
+            if not hit:
+                continue
+            what = claim.kind.replace("_", " ")
+            text = (f"{what} by {name} in {unit} {claim.where}: {claim.reason}; "
+                    f"proven at the end of the deal: {name} still holds {' '.join(map(str, hit))}")
+            problem = TrickProblem(claim.kind, claim.where, seat, text, claim.card, None, hit[0])
+            rulings.extend(self._problem(event, rec, problem))
+        rec.claim_book.observe_shown(seat, cards, 1 << 30)
+        rulings.append(self._rule(event, "reveal", f"{name} shows {' '.join(map(str, cards)) or 'nothing'}",
+                                  (seat,)))
+        return rulings
+
+    # -- report --------------------------------------------------------------------------
+    def _totals(self) -> list[int]:
+        totals = [0] * N_SEATS
+        for scores in self.results.values():
+            for s, v in enumerate(scores):
+                totals[s] += v
+        return totals
+
+    def _report(self) -> RefereeReport:
+        totals = self._totals()
+        hands = [dict(zip(self.seats, self.results[i], strict=True)) for i in sorted(self.results)]
+        winners: list[str] = []
+        if self.finished:
+            best = max(totals)
+            winners = [self.seats[s] for s in range(N_SEATS) if totals[s] == best]
+        rec = self.record
+        extra: dict[str, Any] = {
+            "deals": [self.deal_info[i] for i in sorted(self.deal_info)],
+            "standings": [{"place": p, "seat": self.seats[s], "score": v} for p, s, v in standings(totals)],
+        }
+        if rec is not None and not rec.ended and not rec.void:
+            extra["in_progress"] = {"deal": rec.deal.number, "scores": dict(zip(self.seats, rec.scores,
+                                                                               strict=True))}
+        return RefereeReport(
+            game=self.game_name,
+            seats=self.seats,
+            rulings=list(self.rulings),
+            infractions=list(self.infractions),
+            hands=hands,
+            totals=dict(zip(self.seats, totals, strict=True)),
+            finished=self.finished,
+            winners=winners,
+            notes=self.opts.warnings(),
+            extra=extra,
+        )
