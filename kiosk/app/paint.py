@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -35,7 +35,7 @@ class Fonts:
     def __init__(self) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
-        self._path = str(resources.files("kiosk") / "fonts" / FONT_FILE)
+        self._path = str(Path(__file__).resolve().parent.parent / "fonts" / FONT_FILE)
         self._cache: dict[int, pygame.font.Font] = {}
 
     def get(self, px: int) -> pygame.font.Font:

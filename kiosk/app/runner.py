@@ -16,7 +16,6 @@ import queue
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -50,8 +49,7 @@ def default_store_path() -> Path:
 
 def bundled_log(name: str = "nerts_hand.jsonl") -> Path:
     """The path of a table log shipped with the kiosk (the demo table)."""
-    with resources.as_file(resources.files("kiosk") / "app" / "demo" / name) as p:
-        return Path(p)
+    return Path(__file__).resolve().parent / "demo" / name
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ are still chosen and recorded in :attr:`SoundCues.played`, only not heard.
 from __future__ import annotations
 
 import logging
-from importlib import resources
+from pathlib import Path
 
 import pygame
 
@@ -43,6 +43,7 @@ _KIND_CUES: dict[str, str] = {
     "nerts": "fanfare",
     "call": "fanfare",
     "game_over": "game_over",
+    "game_end": "game_over",
     "undo": "undo",
     "infraction": "infraction",
     "false_call": "infraction",
@@ -81,13 +82,12 @@ class SoundCues:
         except pygame.error as exc:
             log.warning("no sound: %s", exc)
             return
-        folder = resources.files("kiosk") / "sounds"
+        folder = Path(__file__).resolve().parent.parent / "sounds"
         for name in CUE_NAMES:
-            with resources.as_file(folder / f"{name}.wav") as path:
-                try:
-                    self._sounds[name] = pygame.mixer.Sound(str(path))
-                except (pygame.error, FileNotFoundError) as exc:
-                    log.warning("sound cue %s not loaded: %s", name, exc)
+            try:
+                self._sounds[name] = pygame.mixer.Sound(str(folder / f"{name}.wav"))
+            except (pygame.error, FileNotFoundError) as exc:
+                log.warning("sound cue %s not loaded: %s", name, exc)
 
     @property
     def available(self) -> bool:

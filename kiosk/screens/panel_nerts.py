@@ -16,10 +16,54 @@ import pygame
 
 from kiosk.app.paint import Painter
 from kiosk.app.theme import Layout, Palette
+from kiosk.games.nerts import FoundationView, NertsView, SeatView
 from kiosk.games.referee import RefereeReport
 from kiosk.screens.widgets import card_glyph
 
-__all__ = ["draw_panel"]
+__all__ = ["draw_panel", "view_of"]
+
+
+def view_of(referee: Any) -> NertsView:
+    """The public view of a Nerts referee's table: the open hand's foundations and seats.
+
+    Nerts-pile counts come from the referee's layouts when it tracks them, else from
+    the cards seen leaving each Nerts pile (``rules/nerts.md`` §12), else from the
+    seat's own count at the end of the hand.
+    """
+    hand = getattr(referee, "hand", None)
+    seats = tuple(referee.seats)
+    totals = list(getattr(referee, "totals", [0] * len(seats)))
+    size = referee.opts.nerts_pile_size + referee.opts.jokers
+    piles: list[FoundationView] = []
+    found = [0] * len(seats)
+    seat_views = []
+    if hand is not None:
+        for i, pile in enumerate(hand.order, start=1):
+            top = pile.faces[-1] if pile.faces else pile.cards[-1]
+            piles.append(FoundationView(i, pile.suit, pile.level, top, len(pile.cards), pile.complete))
+            for c in pile.cards:
+                if 0 <= c.deck < len(found):
+                    found[c.deck] += 1
+    for s, name in enumerate(seats):
+        nerts: int | None = None
+        stuck = False
+        if hand is not None:
+            stuck = bool(hand.stuck[s]) if s < len(hand.stuck) else False
+            counted = hand.counts.get(s, (None, None))[0] if hasattr(hand, "counts") else None
+            if counted is not None:
+                nerts = counted
+            elif hand.tracked and hand.layouts:
+                nerts = len(hand.layouts[s].nerts)
+            elif s < len(hand.nerts_out):
+                nerts = 0 if hand.caller == s else max(0, size - hand.nerts_out[s])
+        seat_views.append(SeatView(seat=name, nerts_count=nerts if nerts is not None else -1, nerts_top=None,
+                                   waste_top=None, work=(), stock_count=0, foundation_count=found[s],
+                                   stuck=stuck, total=totals[s]))
+    return NertsView(
+        hand=getattr(referee, "hands_played", 0), phase=hand.phase if hand is not None else "deal",
+        foundations=tuple(piles), seats=tuple(seat_views), resets=hand.resets if hand is not None else 0,
+        hand_scores=tuple(tuple(h) for h in getattr(referee, "hand_scores", [])), winners=(), last_end="",
+    )
 
 
 def draw_panel(
@@ -87,7 +131,7 @@ def _seats(p: Painter, rect: pygame.Rect, view: Any, lay: Layout, pal: Palette) 
         values = (
             f"{seat.seat}{stuck}",
             str(seat.foundation_count),
-            str(seat.nerts_count) if seat.nerts_count is not None else "?",
+            str(seat.nerts_count) if seat.nerts_count >= 0 else "?",
             str(seat.total),
         )
         colours = (

@@ -22,7 +22,7 @@ from kiosk.app.theme import Layout, Palette
 from kiosk.games.referee import RefereeReport, Ruling
 from kiosk.screens.widgets import ruling_lines, split, title_bar, touch_bar
 
-__all__ = ["PlayMode", "PANELS", "Panel", "public_view", "SEAT_EVENTS"]
+__all__ = ["PlayMode", "PANELS", "VIEWS", "Panel", "public_view", "SEAT_EVENTS"]
 
 Panel = Callable[[Painter, pygame.Rect, Any, RefereeReport, Layout, Palette], None]
 """Draws a game's table from its public view into a rectangle."""
@@ -36,10 +36,18 @@ SEAT_EVENTS: dict[str, dict[Key, str]] = {
 """Game name -> which event a seat's button logs (the Nerts call, a stuck declaration)."""
 
 
-def public_view(referee: Any) -> Any:
+VIEWS: dict[str, Callable[[Any], Any]] = {}
+"""Game name -> a function building the public view from that game's referee (for referees
+that do not offer ``public_view()`` themselves)."""
+
+
+def public_view(referee: Any, game: str = "") -> Any:
     """The referee's public view (what everyone at the table can see), or None."""
     fn = getattr(referee, "public_view", None)
-    return fn() if callable(fn) else None
+    if callable(fn):
+        return fn()
+    adapter = VIEWS.get(game)
+    return adapter(referee) if adapter is not None else None
 
 
 def _load_panels() -> None:
@@ -62,6 +70,8 @@ def _load_panels() -> None:
                 continue
             raise
         PANELS[game] = mod.draw_panel
+        if hasattr(mod, "view_of"):
+            VIEWS[game] = mod.view_of
 
 
 class PlayMode(Mode):
@@ -135,9 +145,9 @@ class PlayMode(Mode):
         if lay.portrait:
             table, side = split(area, 0.62, vertical=False, gap=2 * lay.margin)
         else:
-            table, side = split(area, 0.60, vertical=True, gap=2 * lay.margin)
+            table, side = split(area, 0.52, vertical=True, gap=2 * lay.margin)
         panel = PANELS.get(session.header.game)
-        view = public_view(session.referee)
+        view = public_view(session.referee, session.header.game)
         if panel is not None and view is not None:
             panel(p, table, view, report, lay, pal)
         else:

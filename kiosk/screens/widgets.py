@@ -39,6 +39,10 @@ RULING_COLOURS = {
     "call": "good",
     "hand_end": "good",
     "game_over": "good",
+    "game_end": "good",
+    "false_call": "bad",
+    "reset": "accent",
+    "stalemate": "accent",
     "undo": "dim",
     "correction": "dim",
 }
@@ -161,7 +165,7 @@ def ruling_lines(
             pygame.Rect(rect.left, y, rect.width, rect.bottom - y),
             px,
             colour,
-            max_lines=2 if n == 0 else 1,
+            max_lines=3 if n == 0 else 2,
         )
         y += used + lay.margin // 2
 
