@@ -1,0 +1,452 @@
+"""The 3-13 Speed referee path: a table log of what the kiosk can know, judged
+(``rules/rummy_3_13.md`` §6, §7 and §11).
+
+The camera sees the face-up discard piles, which pile's top a seat takes (or a
+hand reaching into the pool), the face-down discards laid ready, the discards
+turned up at the call, and every hand laid face up: for a "match" call and at
+scoring time. It never sees a hidden hand. The events (``docs/table-log.md``):
+
+- ``hand_start``: ``hand`` (1-based, optional), ``piles`` (seat -> the card that
+  starts its pile, under ``start_pile_each_hand``).
+- ``call``: ``call`` = ``"draw"`` or ``"discard"`` (a person's call, or the kiosk's).
+- ``draw``: ``seat``, ``from`` = ``"pool"`` or the name of the seat whose pile
+  was taken from, and for a pile the ``card`` seen taken.
+- ``hold``: ``seat`` laid its discard face down.
+- ``discard``: ``seat``, ``card``: the discard turned face up on the seat's pile.
+- ``match``: ``seat`` called "match" and laid out ``cards`` (or ``sets``, lists of
+  cards, plus any ``orphans``).
+- ``show``: ``seat`` spread its ``cards`` (or ``sets`` and ``orphans``) face up to be
+  scored after the final round (or when the pool ran out under ``end_hand``).
+
+Breaches are infractions, never errors: two draws, a draw from the wrong pile or
+below its top, a discard turned up before the call, a call made too early, a
+"match" outside a window, a hand shown with the wrong number of cards or without
+a card the seat was seen taking. A failed "match" is void (§6.1) and costs
+``false_match_penalty``; the ruling shows the best arrangement and its orphans.
+
+>>> from kiosk.games.referee import TableEvent
+>>> from kiosk.games.rummy import RummyOptions
+>>> ref = RummyReferee(["Ana", "Ben"], RummyOptions(hands=(3,)))
+>>> _ = ref.feed(TableEvent("hand_start", 0, data={"piles": {"Ana": "2S", "Ben": "9D"}}))
+>>> [r.text for r in ref.feed(TableEvent("match", 1, seat="Ben", data={"cards": ["7S", "7D", "4C"]}))]
+['Ben: match fails: no sets; orphans: 4♣ 7♦ 7♠; penalty 18. The call is void.']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.games.cards import Card, format_cards
+from kiosk.games.errors import InvalidActionError
+from kiosk.games.melds import Arrangement, best_arrangement, card_points, is_valid_set, score_laid_out
+from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+from kiosk.games.rummy import Cadence, RummyOptions, winners
+
+__all__ = ["RummyReferee"]
+
+
+@dataclass
+class _HandTrack:
+    number: int
+    size: int
+    piles: list[list[Card]]
+    pool: int
+    out: list[bool]
+    penalties: list[int]
+    phase: str = "window"
+    """``window`` (claims open), ``draw``, ``discard`` (after the call), ``show`` (scoring)."""
+    setup: bool = True
+    final: bool = False
+    in_final_round: bool = False
+    drawers: list[int] = field(default_factory=list)
+    drew: list[str] = field(default_factory=list)
+    held: list[bool] = field(default_factory=list)
+    discarded: list[bool] = field(default_factory=list)
+    claimed: list[bool] = field(default_factory=list)
+    taken: list[list[Card]] = field(default_factory=list)
+    """Cards each seat was seen taking from a pile and has not discarded since."""
+    shows: dict[int, tuple[int, Arrangement | None]] = field(default_factory=dict)
+    arrangements: dict[int, dict[str, object]] = field(default_factory=dict)
+
+
+class RummyReferee(Referee):
+    """Referees a 3-13 Speed table log."""
+
+    game_name = "rummy_3_13"
+    event_types = frozenset({"hand_start", "call", "draw", "hold", "discard", "match", "show"})
+
+    def __init__(self, seats: Sequence[str], options: Any) -> None:
+        self.opts: RummyOptions = options
+        super().__init__(seats, options)
+
+    def _reset(self) -> None:
+        self.hand: _HandTrack | None = None
+        self.scores: list[dict[str, int]] = []
+        self.arrangements: list[dict[str, dict[str, object]]] = []
+        self.rulings: list[Ruling] = []
+        self.infractions: list[Infraction] = []
+
+    # -- helpers --------------------------------------------------------------------
+    @property
+    def k(self) -> int:
+        return len(self.seats)
+
+    def _right_of(self, seat: int) -> int:
+        return (seat - 1) % self.k
+
+    def _infraction(self, e: TableEvent, kind: str, text: str) -> None:
+        self.infractions.append(Infraction(e.t_ns, kind, text, e.seat, e.line))
+
+    def _rule(self, e: TableEvent, kind: str, text: str, seats: Sequence[str] = (), **data: Any) -> Ruling:
+        r = Ruling(e.t_ns, kind, text, tuple(seats), data)
+        self.rulings.append(r)
+        return r
+
+    def _card(self, e: TableEvent, value: Any, what: str = "card") -> Card:
+        if not isinstance(value, str):
+            raise InvalidActionError(f"{e.type!r} event: {what!r} must be card notation such as '10H', "
+                                     f"got {value!r}", input=repr(value))
+        card = Card.parse(value)
+        if card.is_joker:
+            raise InvalidActionError(f"{e.type!r} event: 3-13 is played without jokers ({value!r})",
+                                     input=value)
+        return card
+
+    def _cards(self, e: TableEvent, value: Any, what: str) -> list[Card]:
+        if not isinstance(value, list):
+            raise InvalidActionError(f"{e.type!r} event: {what!r} must be a list of cards, got {value!r}",
+                                     input=repr(value))
+        return [self._card(e, v, what) for v in value]
+
+    def _laid_out(self, e: TableEvent) -> tuple[list[Card], list[list[Card]] | None]:
+        """The cards of a ``match`` or ``show`` event, and the sets if they were given."""
+        if "sets" in e.data:
+            raw = e.data["sets"]
+            if not isinstance(raw, list):
+                raise InvalidActionError(f"{e.type!r} event: 'sets' must be a list of lists of cards",
+                                         input=repr(raw))
+            sets = [self._cards(e, s, "sets") for s in raw]
+            orphans = self._cards(e, e.data.get("orphans", []), "orphans")
+            return [c for s in sets for c in s] + orphans, sets
+        if "cards" not in e.data:
+            raise InvalidActionError(f"{e.type!r} event needs 'cards' (or 'sets' and 'orphans')",
+                                     input="cards")
+        return self._cards(e, e.data["cards"], "cards"), None
+
+    def _need_hand(self, e: TableEvent) -> _HandTrack:
+        if self.hand is None or self.hand.phase == "scored":
+            raise InvalidActionError(
+                f"{e.type!r} event before a 'hand_start' event: start each hand with "
+                '{"type": "hand_start", "hand": N, "piles": {...}}', input=e.type)
+        return self.hand
+
+    def _arrange(self, cards: list[Card], size: int) -> Arrangement:
+        return best_arrangement(cards, size, max_wilds_per_set=self.opts.max_wilds_per_set,
+                                face_card_points=self.opts.face_card_points)
+
+    # -- the fold -------------------------------------------------------------------
+    def _feed(self, event: TableEvent) -> list[Ruling]:
+        before = len(self.rulings)
+        handler = getattr(self, "_on_" + event.type)
+        handler(event)
+        return self.rulings[before:]
+
+    def _on_hand_start(self, e: TableEvent) -> None:
+        number = len(self.scores) + 1
+        if self.hand is not None and self.hand.phase != "scored":
+            self._infraction(e, "hand_not_scored",
+                             f"hand {self.hand.number} was not finished (shows missing); it scores nothing")
+            self.scores.append(dict.fromkeys(self.seats, 0))
+            self.arrangements.append({})
+            number += 1
+        if number > len(self.opts.hands):
+            raise InvalidActionError(
+                f"'hand_start' for hand {number}, but the game has {len(self.opts.hands)} hands "
+                "(option 'hands')", input=str(number))
+        given = e.get("hand")
+        if given is not None and given != number:
+            raise InvalidActionError(f"'hand_start' says hand {given!r}, but the next hand is {number}",
+                                     input=repr(given))
+        size = self.opts.hands[number - 1]
+        piles: list[list[Card]] = [[] for _ in self.seats]
+        if self.opts.start_pile_each_hand:
+            raw = e.get("piles")
+            if not isinstance(raw, dict) or set(raw) != set(self.seats):
+                raise InvalidActionError(
+                    "'hand_start' needs 'piles': the face-up card that starts each seat's pile, "
+                    f"for every seat ({', '.join(self.seats)})", input=repr(raw))
+            for name, card in raw.items():
+                piles[self.seat_index(name)].append(self._card(e, card, "piles"))
+        k = self.k
+        pool = 52 * self.opts.decks - k * size - sum(len(p) for p in piles)
+        self.hand = _HandTrack(number, size, piles, pool, [False] * k, [0] * k,
+                               drew=[""] * k, held=[False] * k, discarded=[False] * k,
+                               claimed=[False] * k, taken=[[] for _ in range(k)])
+        self._rule(e, "hand_start", f"hand {number}: {size} cards each, {_rank_symbol(size)}s wild",
+                   hand=number)
+
+    def _on_call(self, e: TableEvent) -> None:
+        h = self._need_hand(e)
+        word = e.require("call")
+        if word not in ("draw", "discard"):
+            raise InvalidActionError(f"'call' must be 'draw' or 'discard', got {word!r}", input=repr(word))
+        if word == "draw":
+            self._call_draw(e, h)
+        else:
+            self._call_discard(e, h)
+
+    def _call_draw(self, e: TableEvent, h: _HandTrack) -> None:
+        if h.phase == "show":
+            self._infraction(e, "early_call", "'draw' called after the final round: the hand is being scored")
+            return
+        if h.phase == "draw":
+            self._infraction(e, "early_call", "'draw' called again before 'discard'")
+            return
+        self._close_discards(e, h)
+        h.setup = False
+        h.in_final_round = h.final
+        if h.final and not self.opts.matcher_plays_final_round:
+            h.drawers = [p for p in range(self.k) if not h.out[p]]
+        else:
+            h.drawers = list(range(self.k))
+        h.claimed = [False] * self.k
+        if h.pool < len(h.drawers):
+            if self.opts.pool_empty == "end_hand":
+                h.phase = "show"
+                self._rule(e, "pool_empty", f"the pool has {h.pool} cards for {len(h.drawers)} seats: "
+                           "the hand ends now; everyone spreads their hand to be scored")
+                return
+            gathered = sum(len(p) - 1 for p in h.piles if p)
+            for pile in h.piles:
+                del pile[:-1]
+            h.pool += gathered
+            self._rule(e, "pool_reform", f"the pool has too few cards: gather the {gathered} discards under "
+                       "each pile's top card, shuffle them and spread them as the new pool")
+        h.phase = "draw"
+        h.drew = [""] * self.k
+        h.held = [False] * self.k
+        h.discarded = [False] * self.k
+        self._rule(e, "call", "final round: draw" if h.in_final_round else "draw")
+
+    def _call_discard(self, e: TableEvent, h: _HandTrack) -> None:
+        if h.phase != "draw":
+            self._infraction(e, "early_call", "'discard' called without a 'draw' first")
+            return
+        missing = [self.seats[p] for p in h.drawers if not h.held[p]]
+        if missing:
+            self._infraction(e, "early_call",
+                             f"'discard' called while {', '.join(missing)} had no discard laid face down")
+        h.phase = "discard"
+        self._rule(e, "call", "discard")
+
+    def _close_discards(self, e: TableEvent, h: _HandTrack) -> None:
+        if h.phase != "discard":
+            return
+        for p in h.drawers:
+            if not h.discarded[p]:
+                self._infraction(e, "no_discard", f"{self.seats[p]}'s discard was not seen turned up")
+
+    def _on_draw(self, e: TableEvent) -> None:
+        h = self._need_hand(e)
+        p = self.seat_index(e.seat)
+        name = self.seats[p]
+        source = e.require("from")
+        if not isinstance(source, str):
+            raise InvalidActionError(f"'draw' needs 'from': 'pool' or a seat name, got {source!r}",
+                                     input=repr(source))
+        if h.phase != "draw":
+            self._infraction(e, "early_draw", f"{name} drew before the caller said 'draw'")
+        elif p not in h.drawers:
+            self._infraction(e, "not_in_round", f"{name} is out and may not draw in the final round")
+        elif h.drew[p]:
+            self._infraction(e, "two_draws", f"{name} drew a second card this round")
+        h.drew[p] = h.drew[p] or ("pool" if source == "pool" else "pile")
+        if source == "pool":
+            h.pool -= 1
+            return
+        owner = self.seat_index(source)
+        right = self._right_of(p)
+        if owner != right:
+            self._infraction(e, "wrong_pile", f"{name} took from {source}'s pile, but may only take from "
+                             f"{self.seats[right]}'s (the right-hand neighbour)")
+        pile = h.piles[owner]
+        card = self._card(e, e.get("card"), "card") if "card" in e.data else (pile[-1] if pile else None)
+        if card is None:
+            self._infraction(e, "empty_pile", f"{name} took from {source}'s pile, which is empty")
+            return
+        if pile and pile[-1] == card:
+            pile.pop()
+        elif card in pile:
+            self._infraction(e, "below_top", f"{name} took {card.display()} from below the top of "
+                             f"{source}'s pile")
+            pile.remove(card)
+        else:
+            top = pile[-1].display() if pile else "nothing"
+            self._infraction(e, "misread", f"{name} took {card.display()} from {source}'s pile, whose top "
+                             f"was {top} (misread?)")
+            if pile:
+                pile.pop()
+        h.taken[p].append(card)
+
+    def _on_hold(self, e: TableEvent) -> None:
+        h = self._need_hand(e)
+        p = self.seat_index(e.seat)
+        if h.phase != "draw":
+            self._infraction(e, "early_hold", f"{self.seats[p]} laid a discard down outside the draw")
+            return
+        if not h.drew[p]:
+            self._infraction(e, "hold_before_draw", f"{self.seats[p]} laid a discard down before drawing")
+        h.held[p] = True
+
+    def _on_discard(self, e: TableEvent) -> None:
+        h = self._need_hand(e)
+        p = self.seat_index(e.seat)
+        card = self._card(e, e.require("card"))
+        name = self.seats[p]
+        if h.phase == "draw":
+            self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
+        elif h.phase != "discard":
+            self._infraction(e, "extra_discard", f"{name} discarded {card.display()} outside a round")
+        if h.discarded[p]:
+            self._infraction(e, "two_discards", f"{name} discarded a second card this round")
+        h.discarded[p] = True
+        h.held[p] = True
+        h.piles[p].append(card)
+        if card in h.taken[p]:
+            h.taken[p].remove(card)
+        if h.phase == "discard" and all(h.discarded[q] for q in h.drawers) and h.in_final_round:
+            h.phase = "show"
+            self._rule(e, "final", "the final round is over: spread your hands face up to be scored")
+
+    def _on_match(self, e: TableEvent) -> None:
+        h = self._need_hand(e)
+        p = self.seat_index(e.seat)
+        name = self.seats[p]
+        cards, sets = self._laid_out(e)
+        if h.out[p]:
+            self._infraction(e, "already_out", f"{name} is already out")
+            return
+        # The discards are turned up together at the call, so the window opens with it.
+        if not (h.phase == "window" or (h.phase == "discard" and not h.in_final_round)):
+            self._infraction(e, "match_outside_window", f"{name} called 'match' outside a match window "
+                             "(only before the first draw or straight after a discard); the call is void")
+            return
+        if h.claimed[p]:
+            self._infraction(e, "second_claim", f"{name} called 'match' twice in one window")
+        h.claimed[p] = True
+        arrangement = self._arrange(cards, h.size)
+        reason = ""
+        if len(cards) != h.size:
+            reason = f"laid out {len(cards)} cards, but a hand has {h.size}"
+        elif self.opts.scoring_mode == "as_laid_out" and sets is not None:
+            bad = [i for i, s in enumerate(sets)
+                   if not is_valid_set(s, h.size, max_wilds_per_set=self.opts.max_wilds_per_set)]
+            if bad or len(sets) == 0 or len(cards) != sum(len(s) for s in sets):
+                shown = "; ".join(format_cards(sets[i]) for i in bad) or "cards left outside the sets"
+                reason = f"not valid sets as laid out ({shown})"
+        elif not arrangement.is_complete:
+            reason = arrangement.display()
+        h.arrangements[p] = arrangement.to_json()
+        if not reason:
+            h.out[p] = True
+            h.final = True
+            self._rule(e, "match", f"{name}: match confirmed: {arrangement.display()}. "
+                       "Final round: everyone else draws and discards once more.", (name,),
+                       arrangement=arrangement.to_json())
+            return
+        h.penalties[p] += self.opts.false_match_penalty
+        cost = f" (+{self.opts.false_match_penalty} points)" if self.opts.false_match_penalty else ""
+        self._rule(e, "failed_match", f"{name}: match fails: {reason}. The call is void{cost}.", (name,),
+                   arrangement=arrangement.to_json())
+
+    def _on_show(self, e: TableEvent) -> None:
+        h = self._need_hand(e)
+        p = self.seat_index(e.seat)
+        name = self.seats[p]
+        cards, sets = self._laid_out(e)
+        if h.phase == "discard" and h.in_final_round:
+            self._close_discards(e, h)
+            h.phase = "show"
+        if h.phase != "show":
+            self._infraction(e, "early_show", f"{name} spread the hand before the final round was over")
+        if h.out[p] and not self.opts.matcher_plays_final_round:
+            return
+        if p in h.shows:
+            self._infraction(e, "two_shows", f"{name} spread the hand twice; the first counts")
+            return
+        if len(cards) != h.size:
+            self._infraction(e, "wrong_count", f"{name} shows {len(cards)} cards, but a hand has {h.size}")
+        missing = [c for c in h.taken[p] if c not in cards]
+        if missing:
+            self._infraction(e, "missing_card", f"{name} shows no {format_cards(missing)}, taken from a pile "
+                             "this hand (misread, or the card left the hand)")
+        arrangement = self._arrange(cards[:13], h.size)
+        if self.opts.scoring_mode == "as_laid_out" and sets is not None:
+            orphans = cards[sum(len(s) for s in sets):]
+            score, _ = score_laid_out(sets, orphans, h.size, max_wilds_per_set=self.opts.max_wilds_per_set,
+                                      face_card_points=self.opts.face_card_points)
+        else:
+            score = arrangement.penalty if len(cards) <= 13 else sum(
+                card_points(c, self.opts.face_card_points) for c in cards)
+        h.shows[p] = (score, arrangement)
+        h.arrangements[p] = arrangement.to_json()
+        self._rule(e, "show", f"{name}: {arrangement.display()}", (name,), arrangement=arrangement.to_json())
+        needed = [q for q in range(self.k) if not h.out[q] or self.opts.matcher_plays_final_round]
+        if h.phase == "show" and all(q in h.shows for q in needed):
+            self._score_hand(e, h)
+
+    def _score_hand(self, e: TableEvent, h: _HandTrack) -> None:
+        row: dict[str, int] = {}
+        for q, name in enumerate(self.seats):
+            base = h.shows[q][0] if q in h.shows else 0
+            row[name] = base + h.penalties[q]
+        self.scores.append(row)
+        self.arrangements.append({self.seats[q]: a for q, a in sorted(h.arrangements.items())})
+        h.phase = "scored"
+        text = ", ".join(f"{s} {v}" for s, v in row.items())
+        self._rule(e, "hand_end", f"hand {h.number} scores: {text}", tuple(self.seats), hand=h.number)
+        if len(self.scores) == len(self.opts.hands):
+            won = self._winners()
+            self._rule(e, "game_end", f"game over: {' and '.join(won)} "
+                       f"{'share the win' if len(won) > 1 else 'wins'}", tuple(won))
+
+    def _winners(self) -> list[str]:
+        totals = [sum(r[s] for r in self.scores) for s in self.seats]
+        last = [self.scores[-1][s] for s in self.seats]
+        return [self.seats[i] for i in winners(totals, last, self.opts.tie_break)]
+
+    # -- views ----------------------------------------------------------------------
+    def cadence(self) -> Cadence:
+        """Who holds the table up now (for a kiosk that is the caller)."""
+        h = self.hand
+        if h is None or h.phase == "scored":
+            over = len(self.scores) == len(self.opts.hands)
+            return Cadence("over" if over else "deal", False, (), (), False, False, False)
+        if h.phase in ("window", "discard"):
+            return Cadence("window", h.final, (), (), True, False, True)
+        if h.phase == "show":
+            return Cadence("show", False, (), (), False, False, False)
+        to_draw = tuple(p for p in h.drawers if not h.drew[p])
+        to_hold = tuple(p for p in h.drawers if h.drew[p] and not h.held[p])
+        return Cadence("draw", h.in_final_round, to_draw, to_hold, False, not to_draw and not to_hold, False)
+
+    def _report(self) -> RefereeReport:
+        totals = {s: sum(r[s] for r in self.scores) for s in self.seats}
+        finished = len(self.scores) == len(self.opts.hands)
+        return RefereeReport(
+            game=self.game_name,
+            seats=self.seats,
+            rulings=list(self.rulings),
+            infractions=list(self.infractions),
+            hands=[dict(r) for r in self.scores],
+            totals=totals,
+            finished=finished,
+            winners=self._winners() if finished else [],
+            extra={"arrangements": [dict(a) for a in self.arrangements]},
+        )
+
+
+def _rank_symbol(size: int) -> str:
+    return {11: "J", 12: "Q", 13: "K"}.get(size, str(size))
