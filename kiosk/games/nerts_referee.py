@@ -62,7 +62,8 @@ from kiosk.games.referee import (
 __all__ = ["NertsReferee", "RefPile", "NERTS_EVENT_TYPES", "parse_source", "parse_destination"]
 
 NERTS_EVENT_TYPES = frozenset({
-    "hand_start", "foundation_play", "move", "turn", "recycle", "rotate", "stuck", "call", "count", "hand_end",
+    "hand_start", "foundation_play", "move", "turn", "recycle", "rotate", "stuck", "call", "count",
+    "hand_end",
 })
 
 _SOURCES = {"nerts": "N", "n": "N", "waste": "W", "w": "W"}
@@ -110,13 +111,27 @@ def _seconds(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
         raise InvalidActionError(f"{what!r} must be a number of seconds, got {value!r}", input=repr(value))
     try:
-        d = value if isinstance(value, Decimal) else Decimal(repr(value) if isinstance(value, float) else value)
+        text = repr(value) if isinstance(value, float) else value
+        d = value if isinstance(value, Decimal) else Decimal(text)
     except InvalidOperation:
         raise InvalidActionError(f"{what!r} must be a number of seconds, got {value!r}",
                                  input=repr(value)) from None
     if not d.is_finite():
         raise InvalidActionError(f"{what!r} must be finite, got {value!r}", input=repr(value))
     return int((d * NS_PER_S).to_integral_value())
+
+
+def _lift_time(e: TableEvent) -> int | None:
+    """The event's ``t_lift`` in nanoseconds (None when absent); it must not be after the landing."""
+    value = e.get("t_lift")
+    if value is None:
+        return None
+    t_lift = _seconds(value, "t_lift")
+    if t_lift > e.t_ns:
+        raise InvalidActionError(
+            f"t_lift {format_seconds(t_lift)} s is after the landing t={format_seconds(e.t_ns)} s",
+            input=format_seconds(t_lift))
+    return t_lift
 
 
 def _ms(gap_ns: int) -> int:
@@ -209,7 +224,8 @@ class NertsReferee(Referee):
         self._new.append(r)
 
     def _breach(self, e: TableEvent, kind: str, text: str, seat: int | None = None) -> None:
-        self.infractions.append(Infraction(e.t_ns, kind, text, None if seat is None else self.seats[seat], e.line))
+        who = None if seat is None else self.seats[seat]
+        self.infractions.append(Infraction(e.t_ns, kind, text, who, e.line))
 
     def _feed(self, event: TableEvent) -> list[Ruling]:
         self._new = []
@@ -296,7 +312,7 @@ class NertsReferee(Referee):
         pid = str(pid)
         declared = self._declaration(e, card)
         src = parse_source(e.get("from"), self.opts.work_piles) if e.get("from") is not None else None
-        t_lift = _seconds(e.get("t_lift"), "t_lift") if e.get("t_lift") is not None else None
+        t_lift = _lift_time(e)
         hand = self._live_hand(e)
         if hand is None or not self._may_land(e, hand, seat, card, t_lift):
             return
@@ -324,8 +340,8 @@ class NertsReferee(Referee):
         pile = hand.piles.get(pid)
         if pile is None:
             if face.rank is not Rank.ACE and face is not _OPEN_ACE:
-                self._breach(e, "illegal_play", f"{name}'s {card.display()} cannot start foundation {pid}: only "
-                             f"an Ace can. {name}, take it back", seat)
+                self._breach(e, "illegal_play", f"{name}'s {card.display()} cannot start foundation {pid}: "
+                             f"only an Ace can. {name}, take it back", seat)
                 return
             pile = RefPile(pid, None if face is _OPEN_ACE else face.suit, 0)
             hand.piles[pid] = pile
@@ -367,7 +383,8 @@ class NertsReferee(Referee):
             raise InvalidActionError(f"'as' must be a card such as 7C, got {decl!r}", input=repr(decl))
         face = Card.parse(decl)
         if face.is_joker:
-            raise InvalidActionError("a joker must be declared as a plain card such as 7C, not JOKER", input=decl)
+            raise InvalidActionError("a joker must be declared as a plain card such as 7C, not JOKER",
+                                     input=decl)
         return face.face
 
     @staticmethod
@@ -400,8 +417,8 @@ class NertsReferee(Referee):
             implied = implied_face(w, len(w) - 1)
             if implied is not None and (implied[0] != int(declared.rank) or implied[1] != declared.is_red):
                 name = self.seats[seat]
-                self._breach(e, "illegal_play", f"{name}'s joker cannot be {declared.display()}: its work pile "
-                             f"makes it a {'red' if implied[1] else 'black'} {Rank(implied[0]).symbol}. "
+                self._breach(e, "illegal_play", f"{name}'s joker cannot be {declared.display()}: its work "
+                             f"pile makes it a {'red' if implied[1] else 'black'} {Rank(implied[0]).symbol}. "
                              f"{name}, take it back", seat)
                 return None
         return declared
@@ -430,10 +447,6 @@ class NertsReferee(Referee):
                 self._breach(e, "one_hand", f"three players are moving {name}'s cards: a seat is one "
                              f"player or a partnership of two", seat)
         if t_lift is not None:
-            if t_lift > e.t_ns:
-                raise InvalidActionError(
-                    f"t_lift {format_seconds(t_lift)} s is after the landing t={format_seconds(e.t_ns)} s",
-                    input=format_seconds(t_lift))
             key = (seat, actor)
             last = hand.flights.get(key)
             if self.opts.one_hand_rule and last is not None and t_lift < last:
@@ -493,7 +506,7 @@ class NertsReferee(Referee):
         card = self._card(e.require("card"), seat)
         src = parse_source(e.require("from"), self.opts.work_piles)
         kind, work = parse_destination(e.require("to"), self.opts.work_piles)
-        t_lift = _seconds(e.get("t_lift"), "t_lift") if e.get("t_lift") is not None else None
+        t_lift = _lift_time(e)
         hand = self._live_hand(e)
         if hand is None or not self._may_land(e, hand, seat, card, t_lift):
             return
@@ -518,9 +531,9 @@ class NertsReferee(Referee):
             u = int(src)
             pile = lay.work[u - 1]
             if card not in pile or kind == "under":
-                self._breach(e, "not_available", f"{name}'s {card.display()} is not in work pile {u}"
-                             + (" (a block cannot slide under)" if kind == "under" else "") + ": take it back",
-                             seat)
+                why = " (a block cannot slide under)" if kind == "under" else ""
+                self._breach(e, "not_available",
+                             f"{name}'s {card.display()} is not in work pile {u}{why}: take it back", seat)
                 return
             action = MoveBlock(seat, card, u, pile.index(card), work)
         problem = self._layout_problem(lay, action)
@@ -582,7 +595,8 @@ class NertsReferee(Referee):
         lay = hand.layouts[seat]
         if e.type == "turn":
             if not lay.stock:
-                self._breach(e, "illegal_move", f"{name} turned an empty stock: recycle the waste first", seat)
+                self._breach(e, "illegal_move", f"{name} turned an empty stock: recycle the waste first",
+                             seat)
                 return
             turn_stock(lay, self.opts)
         elif e.type == "recycle":
@@ -624,7 +638,8 @@ class NertsReferee(Referee):
         seat = self.seat_index(e.seat)
         left = e.get("nerts_left")
         if left is not None and (isinstance(left, bool) or not isinstance(left, int) or left < 0):
-            raise InvalidActionError(f"'nerts_left' must be a whole number >= 0, got {left!r}", input=repr(left))
+            raise InvalidActionError(f"'nerts_left' must be a whole number >= 0, got {left!r}",
+                                     input=repr(left))
         hand = self._live_hand(e)
         if hand is None:
             return

@@ -1,0 +1,224 @@
+"""The Nerts referee: races at the exact edge of the tie window, three-way races, a race
+onto a pile a King just completed, illegal plays, the call, and malformed events."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.games.errors import InvalidActionError
+from kiosk.games.nerts import NertsGame
+from kiosk.games.referee import TableEvent
+from kiosk.tablelog import LogFormatError
+from tests.games.nerts_log import breaches, ev, foundation, header, plays, run, texts
+
+HEARTS_TO_4 = plays("Ana", ["AH", "2H", "3H", "4H"], "H", 2.0)
+
+
+def race(*contenders: tuple[str, str, str], **options: object) -> list[str]:
+    """A ♥ pile at level 4, then 5♥ from each (seat, t, err)."""
+    lines = [header(**options), ev("1", "hand_start"), *HEARTS_TO_4]
+    lines += [ev(t, "foundation_play", seat, err=err, card="5H", pile="H") for seat, t, err in contenders]
+    return lines + [ev("30", "hand_end")]
+
+
+def test_gap_equal_to_window_plus_errors_is_a_tie() -> None:
+    report = run(race(("Ben", "12.480000000", "0.002"), ("Cal", "12.515000000", "0.003")))
+    assert texts(report, "tie") == ["tie (35 ms): both stand"]
+    assert foundation(report)["Cal"] == 1
+
+
+def test_gap_one_nanosecond_above_window_plus_errors_is_a_race() -> None:
+    report = run(race(("Ben", "12.480000000", "0.002"), ("Cal", "12.515000001", "0.003")))
+    assert texts(report, "tie") == []
+    assert texts(report, "race") == ["Ben first by 35 ms: Cal, take back 5♥"]
+    assert foundation(report)["Cal"] == 0
+
+
+def test_without_uncertainty_the_window_alone_decides() -> None:
+    at_edge = run(race(("Ben", "12.48", "0"), ("Cal", "12.51", "0")))
+    above = run(race(("Ben", "12.48", "0"), ("Cal", "12.510000001", "0")))
+    assert texts(at_edge, "tie") == ["tie (30 ms): both stand"]
+    assert texts(above, "race") == ["Ben first by 30 ms: Cal, take back 5♥"]
+
+
+def test_tie_window_option_changes_the_edge() -> None:
+    report = run(race(("Ben", "12.48", "0"), ("Cal", "12.51", "0"), tie_window_ms=10))
+    assert texts(report, "race") == ["Ben first by 30 ms: Cal, take back 5♥"]
+
+
+def test_three_way_tie_keeps_all_three() -> None:
+    report = run(race(("Ben", "12.000", "0"), ("Cal", "12.010", "0"), ("Dee", "12.025", "0")))
+    assert texts(report, "tie") == ["tie (10 ms): both stand", "tie (25 ms): all 3 stand"]
+    assert foundation(report) == {"Ana": 4, "Ben": 1, "Cal": 1, "Dee": 1}
+
+
+def test_three_way_race_compares_each_with_the_earliest() -> None:
+    # Dee is 20 ms after Cal but 40 ms after Ben, the earliest: Dee loses.
+    report = run(race(("Ben", "12.000", "0"), ("Cal", "12.020", "0"), ("Dee", "12.040", "0")))
+    assert texts(report, "tie") == ["tie (20 ms): both stand"]
+    assert texts(report, "race") == ["Ben first by 40 ms: Dee, take back 5♥"]
+    assert foundation(report) == {"Ana": 4, "Ben": 1, "Cal": 1, "Dee": 0}
+
+
+def test_next_card_after_a_tie_covers_both() -> None:
+    lines = race(("Ben", "12.480", "0.002"), ("Cal", "12.500", "0.002"))[:-1]
+    lines += [ev("13", "foundation_play", "Dee", card="5H", pile="H"),
+              ev("14", "foundation_play", "Dee", card="6H", pile="H"), ev("30", "hand_end")]
+    report = run(lines)
+    assert texts(report, "race") == ["Ben first by 520 ms: Dee, take back 5♥"]
+    assert foundation(report) == {"Ana": 4, "Ben": 1, "Cal": 1, "Dee": 1}
+
+
+def test_race_onto_a_pile_a_king_just_completed() -> None:
+    cards = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH"]
+    lines = [header(), ev("1", "hand_start"), *plays("Ana", cards, "H", 2.0),
+             ev("20.000", "foundation_play", "Ben", err="0.004", card="KH", pile="H"),
+             ev("20.012", "foundation_play", "Cal", err="0.004", card="KH", pile="H"),
+             ev("20.300", "foundation_play", "Dee", card="KH", pile="H"),
+             ev("21.000", "foundation_play", "Dee", card="AH", pile="H"),
+             ev("30", "hand_end")]
+    report = run(lines)
+    assert texts(report, "tie") == ["tie (12 ms): both stand"]
+    assert texts(report, "race") == ["Ben first by 300 ms: Dee, take back K♥"]
+    assert breaches(report, "illegal_play") == [
+        "Dee's A♥ on H: the pile is complete (K♥). Dee, take it back"]
+    assert foundation(report) == {"Ana": 12, "Ben": 1, "Cal": 1, "Dee": 0}
+
+
+def test_cards_on_two_different_piles_never_race() -> None:
+    lines = [header(), ev("1", "hand_start"), *plays("Ana", ["AH"], "H1", 2.0), *plays("Ben", ["AH"], "H2", 2.5),
+             ev("5.000", "foundation_play", "Cal", card="2H", pile="H1"),
+             ev("5.001", "foundation_play", "Dee", card="2H", pile="H2"), ev("30", "hand_end")]
+    report = run(lines)
+    assert texts(report, "race") == [] and texts(report, "tie") == [] and report.infractions == []
+
+
+@pytest.mark.parametrize(("card", "pile", "message"), [
+    ("7H", "H", "Cal's 7♥ on H: wrong rank, the pile needs 5♥. Cal, take it back"),
+    ("5S", "H", "Cal's 5♠ on H: wrong suit, the pile is ♥ (top 4♥). Cal, take it back"),
+    ("5C", "C9", "Cal's 5♣ cannot start foundation C9: only an Ace can. Cal, take it back"),
+])
+def test_illegal_plays_are_infractions_that_ask_for_the_card_back(card: str, pile: str, message: str) -> None:
+    lines = [header(), ev("1", "hand_start"), *HEARTS_TO_4,
+             ev("10", "foundation_play", "Cal", card=card, pile=pile), ev("30", "hand_end")]
+    report = run(lines)
+    assert breaches(report, "illegal_play") == [message]
+    assert foundation(report)["Cal"] == 0
+
+
+def test_a_seat_cannot_play_the_same_card_twice() -> None:
+    lines = [header(), ev("1", "hand_start"), *plays("Ben", ["AH"], "H1", 2.0), *plays("Ben", ["AH"], "H2", 3.0)]
+    assert breaches(run(lines), "seen_twice") == [
+        "Ben's A♥ is already on a foundation: a misread, or a card from another deck"]
+
+
+def test_a_play_landing_after_the_call_without_lift_time_is_presumed_in_the_air() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), ev("10", "call", "Ana"),
+             ev("10.2", "foundation_play", "Ben", card="AS", pile="S")]
+    report = run(lines)
+    assert texts(report, "air") == [
+        "Ben's A♠ landed after the call with no lift time: presumed in the air: it counts if legal"]
+    assert report.extra["hands"][0]["foundation"] == {"Ana": 0, "Ben": 1}
+
+
+def test_the_log_may_end_after_the_call_without_hand_end() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ben", ["AS", "2S"], "S", 2.0),
+             ev("10", "call", "Ana"), ev("11", "count", "Ana", nerts=0), ev("11", "count", "Ben", nerts=6)]
+    report = run(lines)
+    assert report.hands == [{"Ana": 0, "Ben": -10}]
+
+
+def test_missing_counts_are_estimated_from_cards_leaving_the_nerts_pile() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"),
+             ev("2", "foundation_play", "Ben", card="AS", pile="S", **{"from": "nerts"}),
+             ev("3", "foundation_play", "Ben", card="2S", pile="S", **{"from": "waste"}),
+             ev("10", "call", "Ana"), ev("11", "hand_end")]
+    report = run(lines)
+    assert report.hands == [{"Ana": 0, "Ben": 2 - 2 * 12}]
+    assert "hand 1: no Nerts count for Ben: estimated 12 from the cards seen leaving it" in report.notes
+
+
+def test_audit_counts_override_tracking_and_the_difference_is_logged() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ben", ["AS", "2S"], "S", 2.0),
+             ev("10", "call", "Ana"), ev("11", "count", "Ana", nerts=0, foundation=1),
+             ev("11", "count", "Ben", nerts=6, foundation=1), ev("12", "hand_end")]
+    report = run(lines)
+    assert report.hands == [{"Ana": 1, "Ben": -11}]
+    assert texts(report, "audit") == ["audit: Ana has 1 cards on the foundations (live tracking saw 0)",
+                                      "audit: Ben has 1 cards on the foundations (live tracking saw 2)"]
+    tracking = run([header(["Ana", "Ben"], attribution_source="tracking_only"), *lines[1:]])
+    assert tracking.hands == [{"Ana": 0, "Ben": -10}]
+
+
+def test_rotating_without_being_stuck_is_an_infraction() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), ev("2", "rotate", "Ana"),
+             ev("3", "stuck", "Ana"), ev("4", "rotate", "Ana")]
+    assert breaches(run(lines)) == ["Ana rotated the stock without being stuck: declare stuck first"]
+
+
+def test_undo_takes_back_the_last_event() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ben", ["AS"], "S", 2.0),
+             ev("3", "foundation_play", "Ana", card="3S", pile="S"), ev("4", "undo"), ev("5", "hand_end")]
+    report = run(lines)
+    assert report.infractions == []
+    assert foundation(report) == {"Ana": 0, "Ben": 1}
+
+
+# -- malformed events -------------------------------------------------------------------------
+
+def _feed(event: TableEvent, seats: tuple[str, ...] = ("Ana", "Ben"), **options: object) -> None:
+    referee = NertsGame(dict(options), seats=seats).referee()
+    referee.feed(TableEvent("hand_start", 0))
+    referee.feed(event)
+
+
+@pytest.mark.parametrize(("event", "problem"), [
+    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5X", "pile": "H"}), "invalid card: '5X'"),
+    (TableEvent("foundation_play", 1, seat="Ana", data={"pile": "H"}), "needs a 'card' field"),
+    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H"}), "needs a 'pile' field"),
+    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H", "pile": ""}), "'pile' must be a pile id"),
+    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "JOKER", "pile": "H"}), "no jokers"),
+    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H", "pile": "H", "as": "6H"}),
+     "only a joker carries a declaration"),
+    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H", "pile": "H", "from": "hand"}),
+     "unknown source 'hand'"),
+    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H", "pile": "H", "t_lift": "soon"}),
+     "'t_lift' must be a number of seconds"),
+    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H", "pile": "H", "t_lift": 2}),
+     "is after the landing"),
+    (TableEvent("foundation_play", 1, seat="Eve", data={"card": "5H", "pile": "H"}), "seat 'Eve' is not in"),
+    (TableEvent("foundation_play", 1, data={"card": "5H", "pile": "H"}), "needs a 'seat' field"),
+    (TableEvent("move", 1, seat="Ana", data={"card": "5H", "from": "waste", "to": "work9"}),
+     "unknown destination 'work9'"),
+    (TableEvent("count", 1, seat="Ana", data={}), "a count needs 'nerts'"),
+    (TableEvent("count", 1, seat="Ana", data={"nerts": -1}), "must be a whole number >= 0"),
+    (TableEvent("count", 1, seat="Ana", data={"nerts": 14}), "exceeds the Nerts pile size 13"),
+    (TableEvent("call", 1, seat="Ana", data={"nerts_left": "none"}), "'nerts_left' must be a whole number"),
+    (TableEvent("hand_start", 1, data={"deal": {"Ana": "AS 2S"}}), "'deal' must list every seat once"),
+    (TableEvent("hand_start", 1, data={"deal": {"Ana": "AS 2S", "Ben": "3S"}}),
+     "must hold each card of a 52-card deck exactly once"),
+    (TableEvent("shuffle", 1, seat="Ana"), "unknown event type 'shuffle'"),
+])
+def test_malformed_events_raise_invalid_action_naming_the_problem(event: TableEvent, problem: str) -> None:
+    with pytest.raises(InvalidActionError, match=problem.replace("(", r"\(").replace(")", r"\)")):
+        _feed(event)
+
+
+def test_malformed_line_in_a_log_names_the_line() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), ev("2", "foundation_play", "Ana", card="1Z", pile="S")]
+    with pytest.raises(LogFormatError, match=r"line 3: invalid card: '1Z'"):
+        run(lines)
+
+
+def test_unknown_option_is_rejected_with_the_known_ones() -> None:
+    with pytest.raises(LogFormatError, match="nerts has no option 'tie_window'"):
+        run([header(["Ana", "Ben"], tie_window=30)])
+
+
+def test_a_rejected_event_leaves_the_referee_unchanged() -> None:
+    referee = NertsGame(seats=["Ana", "Ben"]).referee()
+    referee.feed(TableEvent("foundation_play", 1, seat="Ana", data={"card": "AS", "pile": "S"}))
+    with pytest.raises(InvalidActionError):
+        referee.feed(TableEvent("foundation_play", 2, seat="Ben", data={"card": "2Q", "pile": "S"}))
+    referee.feed(TableEvent("foundation_play", 3, seat="Ben", data={"card": "2S", "pile": "S"}))
+    assert referee.infractions == []
