@@ -361,6 +361,10 @@ class SmearState(State[SmearAction]):
         new.tricks = copy.deepcopy(self.tricks, memo)
         return new
 
+    def clone(self) -> SmearState:
+        """An independent copy."""
+        return copy.deepcopy(self)
+
     # -- hooks ------------------------------------------------------------------
     def _current_player(self) -> int:
         if self.phase is Phase.DEAL:

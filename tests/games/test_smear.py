@@ -15,7 +15,7 @@ from kiosk.games.cards import Card
 from kiosk.games.errors import IllegalActionError, InvalidActionError
 from kiosk.games.registry import make_game
 from kiosk.games.smear import Bid, Deal, Discard, Pass, Phase, PlayCard, SmearGame, SmearState
-from kiosk.games.smear_bots import HeuristicSmearBot, RandomSmearBot, play_bot_game
+from kiosk.games.smear_bots import HeuristicSmearBot, RandomSmearBot, SmearBot, play_bot_game
 from kiosk.games.smear_rules import smear_deck
 from tests.games.conformance import check_determinism, play_random_game
 from tests.games.smear_fixtures import EX_13_1, EX_13_6
@@ -60,7 +60,7 @@ def _conserved(state: SmearState) -> bool:
 @pytest.mark.parametrize("options", OPTION_SETS[:3])
 def test_cards_are_conserved_and_games_end(options: dict[str, Any]) -> None:
     rng = random.Random(3)
-    bots = [HeuristicSmearBot(rng), RandomSmearBot(rng)] * 2
+    bots: list[SmearBot] = [HeuristicSmearBot(rng), RandomSmearBot(rng)] * 2
     state = SmearGame(options).new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -87,8 +87,8 @@ def test_every_hand_awards_two_to_four_points_under_the_defaults() -> None:
 def test_heuristic_bots_beat_random_bots() -> None:
     wins = [0, 0]
     for seed in range(12):
-        bots = [HeuristicSmearBot(seed), RandomSmearBot(seed), HeuristicSmearBot(seed + 50),
-                RandomSmearBot(seed + 50)]
+        bots: list[SmearBot] = [HeuristicSmearBot(seed), RandomSmearBot(seed), HeuristicSmearBot(seed + 50),
+                                RandomSmearBot(seed + 50)]
         state = play_bot_game(SmearGame({"blind_cards": seed % 4}), bots, seed=seed)
         assert state.winner is not None
         wins[state.winner] += 1

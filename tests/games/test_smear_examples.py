@@ -8,7 +8,7 @@ import pytest
 
 from kiosk.games.cards import Card, Suit, parse_cards
 from kiosk.games.errors import IllegalActionError
-from kiosk.games.smear import Bid, Pass, Phase, SmearGame
+from kiosk.games.smear import Bid, Deal, Pass, Phase, SmearGame, SmearState
 from kiosk.games.smear_rules import (
     HandScore,
     SmearOptions,
@@ -210,7 +210,7 @@ def test_13_10_with_the_13_4_play_equal_scores_go_to_the_bidder(options: dict[st
     assert result.winner == NS
 
 
-def _auction_state(**options: object):  # type: ignore[no-untyped-def]
+def _auction_state(**options: object) -> SmearState:
     state = SmearGame({**options, "first_dealer": "N"}).new_initial_state()
     state.apply_action(EX_13_1.deal())
     return state
@@ -223,7 +223,8 @@ def test_13_11_everybody_passes(all_pass: str, next_dealer: int) -> None:
         state.apply_text(text)
     assert state.is_chance_node()
     assert state.scores == [0, 0] and state.results == []
-    assert state.sample_chance(5).dealer == next_dealer  # type: ignore[union-attr]
+    deal = state.sample_chance(5)
+    assert isinstance(deal, Deal) and deal.dealer == next_dealer
     wrong = EX_13_1.deal()
     if next_dealer != 0:
         with pytest.raises(IllegalActionError):
@@ -266,7 +267,7 @@ def test_13_12_score_history_of_the_six_examples_as_one_game() -> None:
     winner = None
     for name in ("13.1", "13.2", "13.3", "13.4", "13.5", "13.6"):
         ex = EXAMPLES[name]
-        result = settle_hand(SmearOptions(**ex.options), scores, ex.play().results[-1])  # type: ignore[arg-type]
+        result = settle_hand(SmearOptions(**ex.options), scores, ex.play().results[-1])
         scores, winner = result.scores, result.winner
         history.append(scores)
     assert history == [(3, 1), (7, 1), (10, -2), (12, -1), (12, 2), (16, 2)]
