@@ -93,4 +93,6 @@ class CalibrateMode(Mode):
             pts = [to_screen(q) for q in corners]
             p.polygon(pts, pal.good, 3)
             if pts:
-                p.text(str(marker), (int(pts[0][0]), int(pts[0][1])), lay.px("label"), pal.good, "bottomleft")
+                cx = int(sum(x for x, _ in pts) / len(pts))
+                cy = int(sum(y for _, y in pts) / len(pts))
+                p.text(str(marker), (cx, cy), lay.px("label"), pal.good, "center")

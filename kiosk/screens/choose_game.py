@@ -208,6 +208,17 @@ class ChooseGameMode(Mode):
             p.wrap("This game has no house options.", rect, lay.px("body"), pal.dim)
             return
         vpx, hpx = lay.px("body"), lay.px("label")
+        # The picked option's explanation in full, below the list.
+        help_h = 3 * p.fonts.get(hpx).get_linesize()
+        current = rows[min(self.option_cursor, len(rows) - 1)]
+        p.wrap(
+            f"{current[0].replace('_', ' ')}: {current[2]}",
+            pygame.Rect(rect.left, rect.bottom - help_h, rect.width, help_h),
+            hpx,
+            pal.text,
+            max_lines=3,
+        )
+        rect = pygame.Rect(rect.left, rect.top, rect.width, rect.height - help_h - lay.margin)
         row_h = p.fonts.get(vpx).get_linesize() + p.fonts.get(hpx).get_linesize() + lay.margin
         fit = max(1, rect.height // row_h)
         first = min(max(0, self.option_cursor - fit + 1), max(0, len(rows) - fit))

@@ -61,7 +61,7 @@ class HistoryMode(Mode):
             pal,
             area,
             [
-                ("Undo last", Command(Key.UNDO)),
+                ("Undo", Command(Key.UNDO)),
                 ("Older", Command(Key.DOWN)),
                 ("Newer", Command(Key.UP)),
                 ("Back", Command(Key.BACK)),
@@ -85,12 +85,12 @@ class HistoryMode(Mode):
             t = f"{float(format_seconds(r.t_ns)):.1f} s"
             p.fit(t, pygame.Rect(area.left, y, time_w, row_h), tpx, pal.dim, "midleft")
             colour = getattr(pal, RULING_COLOURS.get(r.kind, "text"))
-            p.fit(
+            # A ruling wraps onto a second line rather than losing its end (who takes what back).
+            used = p.wrap(
                 r.text,
-                pygame.Rect(area.left + time_w, y, area.width - time_w, row_h),
+                pygame.Rect(area.left + time_w, y, area.width - time_w, area.bottom - y),
                 px,
                 colour,
-                "midleft",
-                min_px=tpx,
+                max_lines=2,
             )
-            y += row_h
+            y += max(row_h, used + lay.margin // 2)
