@@ -60,6 +60,7 @@ from kiosk.games.smear_rules import (
     HandScore,
     SmearOptions,
     auction_order,
+    discard_is_legal,
     left_of,
     legal_bids,
     legal_discards,
@@ -414,6 +415,9 @@ class SmearState(State[SmearAction]):
         if self.phase is Phase.PLAY:
             return (isinstance(action, PlayCard) and action.seat == self._current_player()
                     and action.card in self._legal_cards(action.seat))
+        if self.phase is Phase.DISCARD:
+            return (isinstance(action, Discard) and action.seat == self._current_player()
+                    and discard_is_legal(self.options, self.held, action.cards))
         return action in self._legal_actions(player)
 
     def _is_legal_chance(self, action: SmearAction) -> bool:

@@ -28,6 +28,7 @@ Glossary:
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -56,6 +57,7 @@ __all__ = [
     "legal_bids",
     "may_pass",
     "discard_fits_lead",
+    "discard_is_legal",
     "legal_discards",
     "legal_first_leads",
     "HandScore",
@@ -212,6 +214,17 @@ def discard_fits_lead(options: SmearOptions, held: Iterable[Card], discards: Ite
     return kept >= min(trumps, HAND_SIZE)
 
 
+def discard_is_legal(options: SmearOptions, held: Sequence[Card], discards: Sequence[Card]) -> bool:
+    """True if ``discards`` are ``len(held) - 6`` different cards of ``held`` and some
+    suit left in the kept hand could still be led as trump (see :func:`legal_discards`)."""
+    if len(discards) != len(held) - HAND_SIZE or len(set(discards)) != len(discards):
+        return False
+    if any(c not in held for c in discards):
+        return False
+    kept_suits = {c.suit for c in held if c not in discards and c.suit is not None}
+    return any(discard_fits_lead(options, held, discards, s) for s in kept_suits)
+
+
 def legal_discards(options: SmearOptions, held: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every discard the bidder may make from ``held`` (6 + n cards), sorted.
 
@@ -223,11 +236,18 @@ def legal_discards(options: SmearOptions, held: Sequence[Card]) -> list[tuple[Ca
     n = len(held) - HAND_SIZE
     if n <= 0:
         return []
+    totals = Counter(c.suit for c in held)
+    over_six = options.trump_discard_rule == "only_if_over_six"
     out = []
     for combo in itertools.combinations(sorted(held), n):
-        kept = [c for c in held if c not in combo]
-        if any(discard_fits_lead(options, held, combo, s) for s in {c.suit for c in kept if c.suit}):
-            out.append(combo)
+        dropped = Counter(c.suit for c in combo)
+        # Same test as discard_fits_lead, with the suit counts made once per hand.
+        for suit, total in totals.items():
+            kept = total - dropped[suit]
+            fits = (total > HAND_SIZE or kept == total) if over_six else kept >= min(total, HAND_SIZE)
+            if kept > 0 and fits:
+                out.append(combo)
+                break
     return out
 
 

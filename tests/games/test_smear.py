@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from typing import Any
@@ -16,7 +17,13 @@ from kiosk.games.errors import IllegalActionError, InvalidActionError
 from kiosk.games.registry import make_game
 from kiosk.games.smear import Bid, Deal, Discard, Pass, Phase, PlayCard, SmearGame, SmearState
 from kiosk.games.smear_bots import HeuristicSmearBot, RandomSmearBot, SmearBot, play_bot_game
-from kiosk.games.smear_rules import smear_deck
+from kiosk.games.smear_rules import (
+    SmearOptions,
+    discard_fits_lead,
+    discard_is_legal,
+    legal_discards,
+    smear_deck,
+)
 from tests.games.conformance import check_determinism, play_random_game
 from tests.games.smear_fixtures import EX_13_1, EX_13_6
 
@@ -247,3 +254,14 @@ def test_bad_options_are_refused_with_the_allowed_values() -> None:
         SmearGame({"nonbidder_score_cap": "high"})
     with pytest.raises(InvalidActionError, match="4"):
         SmearGame(seats=3)
+
+
+@given(st.lists(cards, min_size=7, max_size=9, unique=True),
+       st.sampled_from(["keep_max_trumps", "only_if_over_six"]))
+def test_legal_discards_are_exactly_the_sets_that_leave_a_suit_to_lead(held: list[Card], rule: str) -> None:
+    opts = SmearOptions(blind_cards=len(held) - 6, trump_discard_rule=rule)
+    expected = [combo for combo in itertools.combinations(sorted(held), len(held) - 6)
+                if any(discard_fits_lead(opts, held, combo, c.suit)
+                       for c in held if c not in combo and c.suit is not None)]
+    assert legal_discards(opts, held) == expected
+    assert all(discard_is_legal(opts, held, combo) for combo in expected)
