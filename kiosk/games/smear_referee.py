@@ -405,7 +405,7 @@ class SmearReferee(Referee):
     def _on_blind(self, event: TableEvent, cards: tuple[Card, ...]) -> list[Ruling]:
         hand = self._need_hand(event)
         if hand.unseen is not None:
-            self._flag(event, "illegal_discard", f"the blind of hand {hand.number} was shown twice: "
+            self._flag(event, SEEN_TWICE, f"the blind of hand {hand.number} was shown twice: "
                        "the first showing stands")
             return []
         expected = 8 - self.options.blind_cards
