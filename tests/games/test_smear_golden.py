@@ -77,8 +77,8 @@ def example_log_text() -> str:
     header = LogHeader("smear", tuple(NAMES.values()), {"blind_cards": 0},
                        meta={"date": "2026-11-28", "kiosk": "demo"})
     buf = io.StringIO()
-    buf.write("# Four-Point Northeastern Wisconsin Smear: hands 13.1 to 13.4 of rules/smear.md, an all-pass,\n")
-    buf.write("# and hand 13.2 again with Ana dealing. Ana & Cal (N-S) win 16 to -1.\n")
+    buf.write("# Four-Point Northeastern Wisconsin Smear: hands 13.1 to 13.4 of rules/smear.md,\n")
+    buf.write("# an all-pass, and hand 13.2 again with Ana dealing. Ana & Cal (N-S) win 16 to -1.\n")
     write_table_log(buf, header, timed)
     return buf.getvalue()
 
