@@ -99,7 +99,8 @@ class TimedMove:
     t_lift_ns: int
     t_land_ns: int
     outcome: str = ""
-    """After refereeing: ``stands``, ``tie``, ``taken_back`` or ``illegal``; empty for declarations."""
+    """After refereeing: ``stands``, ``tie``, ``taken_back``, ``illegal``, or ``cancelled`` (a reset or
+    the end of the hand overtook it: never logged); empty for declarations."""
 
 
 @dataclass
@@ -140,11 +141,14 @@ class NertsBot:
         return self.delay_ns(max(self.pace.reaction_ms, cycle_ms - self.pace.flight_ms))
 
     def choose(self, layout: SeatLayout, actions: Sequence[NertsAction], opts: NertsOptions,
-               busy: Sequence[Card]) -> NertsAction | None:
-        """Picks the next move, or None to wait (stuck with nothing to try)."""
+               busy: frozenset[str] = frozenset()) -> NertsAction | None:
+        """Picks the next move, or None to wait (stuck with nothing to try).
+
+        ``busy`` names the places (``N``, ``W``, ``stock``, work piles) that a
+        partner's move in flight is using; this player leaves them alone.
+        """
         if busy:
-            actions = [a for a in actions if getattr(a, "card", None) not in busy
-                       and not isinstance(a, (Turn, Recycle, Rotate))]
+            actions = [a for a in actions if not places(a) & busy]
         by_kind: dict[int, list[NertsAction]] = {}
         for a in actions:
             by_kind.setdefault(self._priority(a, layout), []).append(a)
@@ -186,6 +190,19 @@ class NertsBot:
         if isinstance(a, (Stuck, Rotate)):
             return 7
         return 9
+
+
+def places(action: NertsAction) -> frozenset[str]:
+    """The parts of the seat's layout an action touches (for partners playing at once)."""
+    if isinstance(action, Play):
+        return frozenset({action.source})
+    if isinstance(action, (Build, SlideUnder)):
+        return frozenset({action.source, str(action.work)})
+    if isinstance(action, MoveBlock):
+        return frozenset({str(action.from_work), str(action.to_work)})
+    if isinstance(action, (Turn, Recycle, Rotate)):
+        return frozenset({"stock", "W"})
+    return frozenset()
 
 
 def _kind_and_places(action: NertsAction, pile_id: str | None) -> tuple[str, Card | None, str, str]:
@@ -265,9 +282,10 @@ def simulate_hand(
         for actor in range(2 if s in partners else 1):
             bot = NertsBot(s, actor, random.Random(rng.getrandbits(64)), paces[s])
             bots.append(bot)
-            heapq.heappush(queue, (start_ns + bot.delay_ns(bot.pace.reaction_ms + 300), seq, "lift", len(bots) - 1))
+            first_lift = start_ns + bot.delay_ns(bot.pace.reaction_ms + 300)
+            heapq.heappush(queue, (first_lift, seq, "lift", len(bots) - 1))
             seq += 1
-    in_flight: dict[int, tuple[TimedMove, TableEvent]] = {}
+    in_flight: dict[int, tuple[TimedMove, TableEvent, int]] = {}
     moves: list[TimedMove] = []
     next_pile = 1
     limit = start_ns + max_seconds * 1_000_000_000
@@ -277,7 +295,15 @@ def simulate_hand(
         bot = bots[b]
         name = names[bot.seat]
         if what == "land":
-            move, event = in_flight.pop(b)
+            move, event, resets = in_flight.pop(b)
+            if hand.phase == "stalemate" or hand.resets != resets:
+                # The table was reset (or the hand ended) while this move was in the air: the
+                # player puts the card back and the move never happens.
+                move.outcome = "cancelled"
+                if hand.phase == "play":
+                    heapq.heappush(queue, (t + bot.next_gap_ns(), seq, "lift", b))
+                    seq += 1
+                continue
             before = len(referee.infractions)
             rulings = feed_and_rulings(referee, events, event)
             move.outcome = _outcome(move, rulings, len(referee.infractions) > before)
@@ -292,7 +318,8 @@ def simulate_hand(
         layout = hand.layouts[bot.seat]
         if not layout.stuck:
             bot.rotations = 0
-        busy = [m.card for k, (m, _) in in_flight.items() if bots[k].seat == bot.seat and m.card is not None]
+        busy = frozenset().union(*(places(m.action) for k, (m, _, _) in in_flight.items()
+                                   if bots[k].seat == bot.seat))
         action = bot.choose(layout, seat_actions(layout, hand.order, opts), opts, busy)
         if action is None:
             heapq.heappush(queue, (t + bot.delay_ns(1000), seq, "lift", b))
@@ -322,7 +349,7 @@ def simulate_hand(
             t_land = t + bot.delay_ns(150)
             move = TimedMove(bot.seat, bot.actor, action, kind, None, src, dst, t, t_land)
             moves.append(move)
-            in_flight[b] = (move, TableEvent(kind, t_land, 0, name, {}))
+            in_flight[b] = (move, TableEvent(kind, t_land, 0, name, {}), hand.resets)
             heapq.heappush(queue, (t_land, seq, "land", b))
             seq += 1
             continue
@@ -343,7 +370,7 @@ def simulate_hand(
             data["actor"] = f"{name}.{bot.actor + 1}"
         err = bot.pace.landing_err_ms * _MS
         etype = "foundation_play" if kind == "play" else "move"
-        in_flight[b] = (move, TableEvent(etype, t_land, err, name, data))
+        in_flight[b] = (move, TableEvent(etype, t_land, err, name, data), hand.resets)
         heapq.heappush(queue, (t_land, seq, "land", b))
         seq += 1
     end = {"called": "call", "stalemate": "stalemate"}.get(hand.phase, "time")
