@@ -218,7 +218,7 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
         if c.is_joker:
             for decl in _joker_declarations(layout, src, piles, None):
                 plays.append(Play(s, c, src, None, decl))
-            for i, p in enumerate(piles, start=1):
+            for i in range(1, len(piles) + 1):
                 for decl in _joker_declarations(layout, src, piles, i):
                     plays.append(Play(s, c, src, i, decl))
             continue
@@ -229,15 +229,17 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
             if foundation_accepts(p, c):
                 plays.append(Play(s, c, src, i))
     if opts.aces_compulsory:
-        aces = [a for a in plays if isinstance(a, Play) and a.pile is None and not a.card.is_joker]
+        aces: list[NertsAction] = [a for a in plays if isinstance(a, Play) and a.pile is None
+                                   and not a.card.is_joker]
         if aces:
             return aces
     work = layout.work
     builds: list[NertsAction] = []
     for src in ("N", "W"):
-        c = source_card(layout, src)
-        if c is None:
+        top = source_card(layout, src)
+        if top is None:
             continue
+        c = top
         for w, pile in enumerate(work, start=1):
             if fits_on(pile, [c]):
                 builds.append(Build(s, c, src, w))

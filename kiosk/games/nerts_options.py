@@ -33,17 +33,20 @@ class NertsOptions(Options):
     allow_slide_under: bool = option(True, "a card may be slid under the base of a work pile (M7)")
     must_fill_from_nerts: bool = option(
         False, "an empty work pile must be filled at once from the Nerts pile while it has cards")
-    aces_compulsory: bool = option(False, "an available Ace must be played to the centre before any other move")
+    aces_compulsory: bool = option(
+        False, "an available Ace must be played to the centre before any other move")
     one_hand_rule: bool = option(True, "one card or block in flight per player")
     tie_policy: str = option(
-        "both_stay", "both_stay: obvious ties keep every tied card; first_only: only the earliest landing stays",
+        "both_stay",
+        "both_stay: obvious ties keep every tied card; first_only: only the earliest landing stays",
         choices=("both_stay", "first_only"))
     tie_window_ms: int = option(
         30, "largest gap in ms between two landings that still counts as a tie, before uncertainties")
     solo_rotation: bool = option(True, "a stuck seat may move its top stock card to the bottom (M10)")
     stalemate_after_resets: int = option(
         1, "resets with no progress after which an all-stuck table ends the hand")
-    false_call_penalty: int = option(0, "points deducted for calling Nerts! with cards still in the Nerts pile")
+    false_call_penalty: int = option(
+        0, "points deducted for calling Nerts! with cards still in the Nerts pile")
     target_score: int = option(100, "the game ends after a hand in which some total reaches this")
     tie_break: str = option(
         "play_on", "play_on: play more hands until one seat alone leads; shared: tied leaders share the win",

@@ -26,7 +26,9 @@ def hand_score(foundation: int, nerts_left: int) -> int:
     return foundation - 2 * nerts_left
 
 
-def game_end(totals: Sequence[int], reached: bool, target: int, tie_break: str) -> tuple[bool, list[int], bool]:
+def game_end(
+    totals: Sequence[int], reached: bool, target: int, tie_break: str
+) -> tuple[bool, list[int], bool]:
     """Decides the end of the game after a hand's scores are added.
 
     ``reached`` says whether the target was reached after an earlier hand (a tie
