@@ -184,7 +184,9 @@ class EventStore:
             "SELECT seq, t_ns, err_ns, type, seat, data FROM events WHERE session = ? ORDER BY seq",
             (self.session_id,),
         ).fetchall()
-        return [TableEvent(r[3], int(r[1]), int(r[2]), r[4], json.loads(r[5]), int(r[0])) for r in rows]
+        # ``line`` is where the event stands in this session's exported table log
+        # (the header is line 1), so infractions point into what `kiosk export` writes.
+        return [TableEvent(r[3], int(r[1]), int(r[2]), r[4], json.loads(r[5]), int(r[0]) + 1) for r in rows]
 
     def __len__(self) -> int:
         return self._next_seq - 1

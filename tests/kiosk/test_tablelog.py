@@ -38,7 +38,9 @@ def test_format_and_parse_seconds_round_trip(t_ns: int) -> None:
     st.integers(0, 10**13),
     st.integers(0, 10**9),
     st.sampled_from([None, "Ana", "Ben"]),
-    st.dictionaries(st.sampled_from(["card", "pile", "count"]), st.one_of(st.integers(-5, 60), st.text(max_size=4))),
+    st.dictionaries(
+        st.sampled_from(["card", "pile", "count"]), st.one_of(st.integers(-5, 60), st.text(max_size=4))
+    ),
 )
 def test_event_lines_round_trip(t_ns: int, err_ns: int, seat: str | None, data: dict[str, object]) -> None:
     event = TableEvent("play", t_ns, err_ns, seat, data)
