@@ -117,6 +117,10 @@ def parse_seat(text: str) -> int:
     raise InvalidActionError(f"invalid seat {text!r}: write N, E, S or W", input=text)
 
 
+def _seat_or_dash(seat: int | None) -> str:
+    return "-" if seat is None else seat_letter(seat)
+
+
 def _check_seat(seat: object) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < NUM_SEATS:
         raise InvalidActionError(f"invalid seat index {seat!r}: 0 (N) to 3 (W)", input=repr(seat))
@@ -544,13 +548,17 @@ class SmearState(State[SmearAction]):
         )
 
     def notation(self) -> str:
-        """One line: scores, deal, phase, auction, trump, hands, blind, discards, tricks, turn.
+        """One line, complete enough to rebuild the state with :meth:`from_notation`:
+        scores, deal count, dealer, next dealer, phase, then (in a hand) the calls,
+        trump, hands, blind (top card first, as dealt), discards, finished tricks
+        (leader first), the trick in progress and the seat to act.
 
         >>> SmearGame({"first_dealer": "W"}).new_initial_state().notation()
-        'NS 0 EW 0 | deal 0 | dealer - | deal'
+        'NS 0 EW 0 | deal 0 | dealer - | next W | deal'
         """
         parts = [f"NS {self.scores[0]} EW {self.scores[1]}", f"deal {self.deal_count}",
-                 f"dealer {seat_letter(self.dealer) if self.dealer is not None else '-'}", self.phase.value]
+                 f"dealer {_seat_or_dash(self.dealer)}", f"next {_seat_or_dash(self.next_dealer)}",
+                 self.phase.value]
         if self.phase is Phase.GAME_OVER:
             assert self.winner is not None
             parts.append(f"winner {TEAM_NAMES[self.winner]}")
@@ -559,21 +567,38 @@ class SmearState(State[SmearAction]):
             return " | ".join(parts)
         calls = " ".join(f"{seat_letter(s)}:{'pass' if b is None else b}" for s, b in self.bids)
         parts.append(f"bids {calls or '-'}")
-        if self.phase is not Phase.BIDDING:
-            parts.append(f"trump {self.trump.letter if self.trump is not None else '-'}")
+        parts.append(f"trump {self.trump.letter if self.trump is not None else '-'}")
         parts.append(" ".join(
             f"{seat_letter(s)}[{' '.join(map(str, sorted(h, key=_display_key)))}]"
             for s, h in enumerate(self.hands)
         ))
         parts.append(f"blind[{' '.join(map(str, self.blind))}]")
-        if self.discards:
-            parts.append(f"discards[{' '.join(map(str, self.discards))}]")
-        if self.tricks is not None:
-            done = " ".join(f"{seat_letter(t.winner)}" for t in self.tricks.completed)
-            parts.append(f"tricks {done or '-'}")
-            parts.append(f"trick {self.tricks.current.format(SEAT_LETTERS) or '-'}")
+        parts.append(f"discards[{' '.join(map(str, self.discards))}]")
+        done = ", ".join(t.format(SEAT_LETTERS) for t in self.tricks.completed) if self.tricks else ""
+        current = self.tricks.current.format(SEAT_LETTERS) if self.tricks else ""
+        parts.append(f"tricks {done or '-'}")
+        parts.append(f"trick {current or '-'}")
         parts.append(f"to {seat_letter(self._current_player())}")
         return " | ".join(parts)
+
+    @classmethod
+    def from_notation(cls, game: SmearGame, text: str) -> SmearState:
+        """Rebuilds a state from :meth:`notation` (a test fixture, a bug report).
+
+        The rebuilt state has no history (so no undo) and no earlier hands'
+        scoring; it acts and scores like the original from here on. Raises
+        InvalidActionError naming the part that is wrong.
+
+        >>> game = SmearGame()
+        >>> text = ("NS 3 EW 1 | deal 2 | dealer E | next E | bidding | bids S:pass | trump - | "
+        ...         "N[KS JH 10H QD 10C 9C] E[QS 8H JD 10D AC KC] S[10S AH KH 7H 9D 8C] "
+        ...         "W[AS 8S QH 9H KD 7C] | "
+        ...         "blind[AD 9S 7S JS 8D 7D QC JC] | discards[] | tricks - | trick - | to W")
+        >>> state = SmearState.from_notation(game, text)
+        >>> state.notation() == text, [str(a) for a in state.legal_actions()]
+        (True, ['W:pass', 'W:bid 2', 'W:bid 3', 'W:bid 4'])
+        """
+        return _StateReader(game, text).read()
 
     def parse_action(self, text: str) -> SmearAction:
         """Parses action notation: ``"deal N | N:... | blind:..."``, ``"E:pass"``,
@@ -612,6 +637,119 @@ class SmearState(State[SmearAction]):
         if dm:
             return Discard(seat, tuple(parse_cards(dm.group(1))))
         return PlayCard(seat, Card.parse(re.sub(r"^play\s+", "", body, flags=re.I)))
+
+
+class _StateReader:
+    """Parses :meth:`SmearState.notation` back into a state."""
+
+    def __init__(self, game: SmearGame, text: str) -> None:
+        self.game = game
+        self.text = text
+        self.parts = [p.strip() for p in text.split("|")] if isinstance(text, str) else []
+
+    def fail(self, problem: str) -> InvalidActionError:
+        return InvalidActionError(f"invalid Smear state notation ({problem}): {self.text!r}", input=self.text)
+
+    def take(self, pattern: str, what: str) -> re.Match[str]:
+        if not self.parts:
+            raise self.fail(f"{what} missing")
+        m = re.fullmatch(pattern, self.parts.pop(0))
+        if not m:
+            raise self.fail(f"expected {what}")
+        return m
+
+    def seat_or_none(self, text: str) -> int | None:
+        return None if text == "-" else parse_seat(text)
+
+    def cards(self, text: str) -> list[Card]:
+        return parse_cards(text) if text.strip() else []
+
+    def read(self) -> SmearState:
+        state = SmearState(self.game)
+        m = self.take(r"NS (-?\d+) EW (-?\d+)", "'NS <score> EW <score>'")
+        state.scores = [int(m.group(1)), int(m.group(2))]
+        state.deal_count = int(self.take(r"deal (\d+)", "'deal <count>'").group(1))
+        state.dealer = self.seat_or_none(self.take(r"dealer ([NESW-])", "'dealer <seat>'").group(1))
+        state.next_dealer = self.seat_or_none(self.take(r"next ([NESW-])", "'next <seat>'").group(1))
+        phase_text = self.take(r"\w+", "the phase").group(0)
+        try:
+            state.phase = Phase(phase_text)
+        except ValueError:
+            raise self.fail(f"unknown phase {phase_text!r}") from None
+        if state.phase is Phase.GAME_OVER:
+            winner = self.take(r"winner (NS|EW)", "'winner NS' or 'winner EW'").group(1)
+            state.winner = TEAM_NAMES.index(winner)
+        elif state.phase is not Phase.DEAL:
+            self.read_hand(state)
+        if self.parts:
+            raise self.fail(f"unexpected {self.parts[0]!r}")
+        return state
+
+    def read_hand(self, state: SmearState) -> None:
+        if state.dealer is None:
+            raise self.fail("a hand needs a dealer")
+        bids = self.take(r"bids (.+)", "'bids ...'").group(1)
+        for tok in ([] if bids == "-" else bids.split()):
+            seat_text, _, call = tok.partition(":")
+            seat = parse_seat(seat_text)
+            if call == "pass":
+                state.bids.append((seat, None))
+            elif call.isdigit():
+                bid = Bid(seat, int(call))
+                state.bids.append((seat, bid.bid))
+                state.high, state.bidder = bid.bid, seat
+            else:
+                raise self.fail(f"bad call {tok!r}")
+        if [s for s, _ in state.bids] != auction_order(state.dealer)[:len(state.bids)]:
+            raise self.fail("the calls are not in auction order")
+        trump_text = self.take(r"trump ([SHDC-])", "'trump <suit>'").group(1)
+        hands = self.take(r"N\[(.*)\] E\[(.*)\] S\[(.*)\] W\[(.*)\]", "the four hands")
+        state.hands = [self.cards(hands.group(k)) for k in range(1, NUM_SEATS + 1)]
+        state.blind = tuple(self.cards(self.take(r"blind\[(.*)\]", "'blind[...]'").group(1)))
+        state.discards = tuple(self.cards(self.take(r"discards\[(.*)\]", "'discards[...]'").group(1)))
+        done = self.take(r"tricks (.+)", "'tricks ...'").group(1)
+        current = self.take(r"trick (.+)", "'trick ...'").group(1)
+        to = parse_seat(self.take(r"to ([NESW])", "'to <seat>'").group(1))
+        if len(state.blind) != BLIND_SIZE:
+            raise self.fail(f"the blind has {len(state.blind)} cards, not {BLIND_SIZE}")
+        if state.phase in (Phase.DISCARD, Phase.PLAY):
+            if state.bidder is None:
+                raise self.fail("no bidder")
+            if state.phase is Phase.DISCARD:
+                state.held = tuple(state.hands[state.bidder])
+            elif done == "-" and current == "-":
+                state.held = tuple(state.hands[state.bidder]) + state.discards
+        if state.phase is Phase.PLAY:
+            assert state.bidder is not None
+            state.tricks = TrickHistory(NUM_SEATS, state.bidder, order=ACE_HIGH)
+            records = ([] if done == "-" else [r.split() for r in done.split(",")])
+            records.append([] if current == "-" else current.split())
+            for record in records:
+                for tok in record:
+                    seat_text, _, card_text = tok.partition(":")
+                    seat, card = parse_seat(seat_text), Card.parse(card_text)
+                    if state.tricks.trump is None:
+                        state.tricks.trump = card.suit
+                    if seat != state.tricks.to_play:
+                        raise self.fail(f"{tok} played out of turn")
+                    state.tricks.play(seat, card)
+            if len(records) - 1 != len(state.tricks.completed):
+                raise self.fail("a finished trick does not have four cards")
+        expected_trump = state.trump.letter if state.trump is not None else "-"
+        if trump_text != expected_trump:
+            raise self.fail(f"trump {trump_text} is not the suit of the first card led ({expected_trump})")
+        if to != state._current_player():
+            raise self.fail(f"{seat_letter(to)} is not the seat to act")
+        self.check_cards(state)
+
+    def check_cards(self, state: SmearState) -> None:
+        taken = state.options.blind_cards if state.phase is not Phase.BIDDING else 0
+        played = [c for t in state.tricks.completed for c in t.cards] if state.tricks else []
+        current = list(state.tricks.current.cards) if state.tricks else []
+        every = [c for h in state.hands for c in h] + list(state.blind[taken:]) + list(state.discards)
+        every += played + current
+        if sorted(every) != sorted(smear_deck()):
+            raise self.fail("the cards are not the 32-card pack, each once")
 
 
 class SmearGame(Game):

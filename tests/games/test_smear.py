@@ -180,7 +180,7 @@ def test_notation_is_one_line_and_names_the_state() -> None:
     state = EX_13_1.play()
     text = state.notation()
     assert "\n" not in text
-    assert text.startswith("NS 3 EW 1 | deal 1 | dealer N | deal")
+    assert text == "NS 3 EW 1 | deal 1 | dealer N | next E | deal"
     mid = SmearGame({"first_dealer": "N"}).new_initial_state()
     mid.apply_action(EX_13_1.deal())
     mid.apply_text("E:pass")
@@ -265,3 +265,60 @@ def test_legal_discards_are_exactly_the_sets_that_leave_a_suit_to_lead(held: lis
                        for c in held if c not in combo and c.suit is not None)]
     assert legal_discards(opts, held) == expected
     assert all(discard_is_legal(opts, held, combo) for combo in expected)
+
+
+# -- state notation ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_state_notation_rebuilds_an_equivalent_state(options: dict[str, Any]) -> None:
+    game = SmearGame(options)
+    rng = random.Random(21)
+    state = game.new_initial_state()
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        rebuilt = SmearState.from_notation(game, state.notation())
+        assert rebuilt.notation() == state.notation()
+        assert rebuilt.legal_actions() == state.legal_actions()
+        assert rebuilt.current_player() == state.current_player()
+        action = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        state.apply_action(action)
+        rebuilt.apply_action(action)
+        assert rebuilt.notation() == state.notation()
+        assert rebuilt.returns() == state.returns()
+
+
+# Count table: state strings and their legal actions (smear.md §13.4, trick 3, W to play).
+COUNT_TABLE = [
+    ("NS 0 EW 0 | deal 1 | dealer W | next W | play | bids N:2 E:pass S:pass W:pass | trump S | "
+     "N[AS QH KD] E[AH 10H 10D] S[KH 8D 10C] W[10S JH KC 7D] | blind[9S 8S 9H 8H 7H 9C 8C 7C] | discards[] | "
+     "tricks N:7S E:KS S:JS W:QS, E:9D S:QD W:JD N:AD | trick N:JC E:QC S:AC | to W",
+     {"follow_or_trump": ["W:10S", "W:KC"], "strict": ["W:KC"]}),
+    ("NS 0 EW 0 | deal 1 | dealer N | next N | bidding | bids E:2 S:3 W:pass | trump - | "
+     "N[KS JH 10H QD 10C 9C] E[QS 8H JD 10D AC KC] S[10S AH KH 7H 9D 8C] W[AS 8S QH 9H KD 7C] | "
+     "blind[AD 9S 7S JS 8D 7D QC JC] | discards[] | tricks - | trick - | to N",
+     {"follow_or_trump": ["N:pass", "N:bid 4"], "strict": ["N:pass", "N:bid 4"]}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), COUNT_TABLE)
+def test_count_table(text: str, expected: dict[str, list[str]]) -> None:
+    for rule, legal in expected.items():
+        state = SmearState.from_notation(SmearGame({"follow_rule": rule}), text)
+        assert [str(a) for a in state.legal_actions()] == legal
+
+
+@pytest.mark.parametrize("bad", [
+    "",
+    "NS 0 EW 0 | deal 0 | dealer - | next N | shuffle",
+    "NS 0 EW 0 | deal 0 | dealer - | next N | deal | extra",
+    COUNT_TABLE[0][0].replace("W[10S JH KC 7D]", "W[10S JH KC 2D]"),
+    COUNT_TABLE[0][0].replace("W[10S JH KC 7D]", "W[10S JH KC]"),
+    COUNT_TABLE[0][0].replace("to W", "to N"),
+    COUNT_TABLE[0][0].replace("trump S", "trump H"),
+    COUNT_TABLE[1][0].replace("bids E:2 S:3", "bids S:3 E:2"),
+])
+def test_bad_state_notation_raises_invalid_action(bad: str) -> None:
+    with pytest.raises(InvalidActionError):
+        SmearState.from_notation(SmearGame(), bad)
