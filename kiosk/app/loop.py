@@ -104,6 +104,11 @@ class App:
         self._held: list[Any] = []
         self._last_draw_ns: int | None = None
 
+    @property
+    def needs_redraw(self) -> bool:
+        """True while something changed that the screen does not show yet."""
+        return self._dirty
+
     # -- time -----------------------------------------------------------------------
     def session_time(self, mono_ns: int) -> int:
         """Converts a monotonic time to the session's time (nanoseconds from its start)."""
@@ -153,7 +158,7 @@ class App:
         last_t = max((e.t_ns for e in stored), default=0)
         self._last_t = last_t if stored else None
         self._origin_ns = self.clock() - last_t - NS_PER_MS
-        self.last_rulings = list(session.rulings[-5:])
+        self.last_rulings = list(session.rulings[-8:])
         self._write_log(f"resumed: {session.header.game}, {len(stored)} events")
         self._dirty = True
         return session
@@ -237,7 +242,7 @@ class App:
     def _after_rulings(self, rulings: list[Ruling]) -> None:
         self._dirty = True
         if rulings:
-            self.last_rulings = (self.last_rulings + rulings)[-5:]
+            self.last_rulings = (self.last_rulings + rulings)[-8:]
             for r in rulings:
                 self._write_log(f"{format_seconds(r.t_ns)} s  {r.text}")
         self.sounds.for_rulings(rulings)

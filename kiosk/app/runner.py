@@ -217,6 +217,8 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
                 next_shot = now + config.screenshot_every_s
             if config.frames and a.frames >= config.frames:
                 return True
+            if config.headless and a.feed is not None and a.feed.done and _game_over_shown(a):
+                return True
             if config.duration_s and now - start >= config.duration_s:
                 return True
             return False
@@ -240,6 +242,11 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         totals=dict(report.totals) if report else {},
         screenshots=tuple(shots),
     )
+
+
+def _game_over_shown(app: Any) -> bool:
+    """True once the game-over screen has been drawn (a headless replay then stops)."""
+    return getattr(app.mode, "name", "") == "game_over" and not app.needs_redraw
 
 
 def _input_translator() -> Any:

@@ -88,9 +88,16 @@ class Layout:
         return (self.width, self.height)
 
     def px(self, role: TextRole) -> int:
-        """The font size (pixels) that gives this role's capital height at 1.5 m."""
-        cap_mm = VIEWING_DISTANCE_MM * math.tan(math.radians(ROLE_ARCMIN[role] / 60.0))
-        return math.ceil(cap_mm * self.px_per_mm / CAP_HEIGHT_EM)
+        """The font size (pixels) of a text role: at least the role's capital height at 1.5 m,
+        and on a screen larger than the 7" display, the 7" size scaled with the screen, so a
+        large monitor is filled rather than left empty."""
+        return max(_arcmin_px(role, self.px_per_mm), math.ceil(_BASE_PX[role] * self.scale))
+
+    @property
+    def scale(self) -> float:
+        """How much larger than the 7" display (800x480) this screen is, never below 1."""
+        long, short = max(self.width, self.height), min(self.width, self.height)
+        return max(1.0, min(long / 800, short / 480))
 
     def cap_arcmin(self, font_px: int) -> float:
         """The visual angle (arcminutes at 1.5 m) of a capital at this font size."""
@@ -136,6 +143,14 @@ class Palette:
             suit_letter.upper(), self.card_edge
         )
 
+
+def _arcmin_px(role: str, px_per_mm: float) -> int:
+    cap_mm = VIEWING_DISTANCE_MM * math.tan(math.radians(ROLE_ARCMIN[role] / 60.0))
+    return math.ceil(cap_mm * px_per_mm / CAP_HEIGHT_EM)
+
+
+_BASE_PX = {role: _arcmin_px(role, KNOWN_DENSITIES[(800, 480)]) for role in ROLE_ARCMIN}
+"""The text sizes on the official 7" display."""
 
 _FOUR_COLOUR = {"diamond": (20, 80, 200), "club": (20, 130, 40)}
 

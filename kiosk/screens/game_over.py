@@ -76,7 +76,7 @@ class GameOverMode(Mode):
             lay,
             pal,
             area,
-            [("New game", Command(Key.SELECT)), ("Scores", Command(Key.SCORES)), ("Undo", Command(Key.UNDO))],
+            [("New", Command(Key.SELECT)), ("Scores", Command(Key.SCORES)), ("Undo", Command(Key.UNDO))],
         )
         area = area.inflate(-2 * lay.margin, -2 * lay.margin)
         report = app.report()

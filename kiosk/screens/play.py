@@ -166,7 +166,7 @@ class PlayMode(Mode):
             last = report.infractions[-1]
             rulings.append(Ruling(last.t_ns, "infraction", last.text, (last.seat,) if last.seat else ()))
             rulings.sort(key=lambda r: r.t_ns)
-        ruling_lines(p, pygame.Rect(inner.left, top, inner.width, inner.bottom - top), rulings[-5:], lay, pal)
+        ruling_lines(p, pygame.Rect(inner.left, top, inner.width, inner.bottom - top), rulings[-8:], lay, pal)
 
 
 def seat_totals(p: Painter, rect: pygame.Rect, report: RefereeReport, lay: Layout, pal: Palette) -> None:
