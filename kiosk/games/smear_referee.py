@@ -73,7 +73,7 @@ from kiosk.games.tricks import (
     suit_name,
 )
 
-__all__ = ["SmearReferee", "SMEAR_EVENT_TYPES"]
+__all__ = ["SmearReferee", "SMEAR_EVENT_TYPES", "history_to_events"]
 
 SMEAR_EVENT_TYPES = frozenset(
     {"deal", "misdeal", "bid", "pass", "trump", "discard", "play", "collect", "blind"}
@@ -183,7 +183,8 @@ class SmearReferee(Referee):
     def _feed(self, event: TableEvent) -> list[Ruling]:
         handler = getattr(self, f"_on_{event.type}")
         parsed = self._parse(event)
-        if self._winner is not None:
+        if self._winner is not None and event.type not in ("blind", "collect", "discard"):
+            # The last hand's cards may still be turned up and swept after the winning score.
             self._flag(event, "after_game_over",
                        f"{event.type} after the game was won by {self._team_name(self._winner)}: ignored")
             return []
@@ -538,3 +539,48 @@ class SmearReferee(Referee):
             finished=self._winner is not None, winners=winners, notes=notes,
             extra={"teams": {names[0]: self._scores[0], names[1]: self._scores[1]}, "hands": details},
         )
+
+
+def history_to_events(history: Sequence[object], seats: Sequence[str], options: SmearOptions, *,
+                      start_ns: int = 0, step_ns: int = 1_000_000_000) -> list[TableEvent]:
+    """The table log a kiosk would record for a game played on the strict path.
+
+    ``history`` is a :meth:`~kiosk.games.base.State.history` of a Smear state
+    (deals, calls, discards, plays). Each hand gives a ``deal`` event, its
+    calls, its plays, and after its last card the bidder's discards and the
+    unseen blind turned face up. Times start at ``start_ns`` and go up by
+    ``step_ns``; nothing here reads a clock. The table simulator feeds these
+    events to the referee, and tests use them to check that the referee and
+    the strict engine agree.
+    """
+    from kiosk.games.smear import Bid, Deal, Discard, Pass, PlayCard
+
+    events: list[TableEvent] = []
+
+    def add(kind: str, seat: int | None = None, **data: Any) -> None:
+        t = start_ns + step_ns * len(events)
+        events.append(TableEvent(kind, t, seat=seats[seat] if seat is not None else None, data=data))
+
+    deal: Deal | None = None
+    discard: Discard | None = None
+    plays = 0
+    for action in history:
+        if isinstance(action, Deal):
+            deal, discard, plays = action, None, 0
+            add("deal", action.dealer)
+        elif isinstance(action, Bid):
+            add("bid", action.seat, bid=action.bid)
+        elif isinstance(action, Pass):
+            add("pass", action.seat)
+        elif isinstance(action, Discard):
+            discard = action
+        elif isinstance(action, PlayCard):
+            add("play", action.seat, card=str(action.card))
+            plays += 1
+            if plays == NUM_SEATS * TRICKS_PER_HAND and deal is not None:
+                if discard is not None:
+                    add("discard", discard.seat, cards=[str(c) for c in discard.cards])
+                add("blind", cards=[str(c) for c in deal.blind[options.blind_cards:]])
+        else:
+            raise TypeError(f"not a Smear action: {action!r}")
+    return events

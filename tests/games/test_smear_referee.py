@@ -13,6 +13,8 @@ from kiosk.__main__ import main
 from kiosk.games.errors import InvalidActionError
 from kiosk.games.referee import Referee, RefereeReport, TableEvent
 from kiosk.games.smear import SmearGame
+from kiosk.games.smear_bots import HeuristicSmearBot, RandomSmearBot, SmearBot, play_bot_game
+from kiosk.games.smear_referee import history_to_events
 from kiosk.replay import replay_events
 from kiosk.tablelog import read_table_log
 from tests.games.smear_fixtures import EX_13_4, EX_13_6, EXAMPLES, SEATS, EventClock, Example, example_events
@@ -283,3 +285,24 @@ def test_kiosk_replay_prints_json_and_a_bad_log_exits_2(
     assert main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "line 11" in err and "6H" in err
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"blind_cards": 3},
+    {"blind_cards": 1, "low_credit": "trick_winner", "all_pass": "redeal_next_dealer"},
+    {"blind_cards": 2, "follow_rule": "strict", "jack_in_discard": "bidder_team", "nonbidder_score_cap": 14,
+     "trump_discard_rule": "only_if_over_six", "dealer_may_match": True},
+    {"high_low_basis": "ace_and_seven_only", "win_requires_made_bid": True, "both_reach_rule": "bidder_wins",
+     "all_pass": "dealer_must_bid", "target_score": 9},
+])
+def test_the_referee_agrees_with_the_engine_on_whole_bot_games(options: dict[str, Any]) -> None:
+    game = SmearGame({**options, "first_dealer": "S"}, seats=SEATS)
+    bots: list[SmearBot] = [HeuristicSmearBot(1), RandomSmearBot(2), HeuristicSmearBot(3), RandomSmearBot(4)]
+    state = play_bot_game(game, bots, seed=8)
+    assert state.is_terminal()
+    report = run(history_to_events(state.history(), SEATS, game.options), **options)
+    assert kinds(report) == []
+    assert report.totals == dict(zip(SEATS, state.returns(), strict=True))
+    assert len(report.hands) == state.deal_count
+    assert state.winner is not None
+    assert report.finished and report.winners == [SEATS[state.winner], SEATS[state.winner + 2]]
