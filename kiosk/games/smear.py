@@ -88,6 +88,7 @@ __all__ = [
     "smear_legal_plays",
     "seat_letter",
     "parse_seat",
+    "trick_record",
 ]
 
 

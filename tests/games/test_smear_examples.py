@@ -8,7 +8,7 @@ import pytest
 
 from kiosk.games.cards import Card, Suit, parse_cards
 from kiosk.games.errors import IllegalActionError
-from kiosk.games.smear import Bid, Deal, Pass, Phase, SmearGame, SmearState
+from kiosk.games.smear import Bid, Deal, Pass, Phase, SmearGame, SmearState, trick_record
 from kiosk.games.smear_rules import (
     HandScore,
     SmearOptions,
@@ -42,6 +42,14 @@ EXPECTED = {
     "13.6": (NS, NS, NS, NS, (59, 18), True, (4, 0)),
     "13.10": (NS, NS, EW, EW, (31, 49), True, (2, 2)),
 }
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_worked_example_tricks_print_as_the_rule_sheet_records_them(name: str) -> None:
+    state = EXAMPLES[name].play()
+    assert state.tricks is not None
+    records = [" ".join(r.split()) for r in EXAMPLES[name].tricks]
+    assert [trick_record(t) for t in state.tricks.completed] == records
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
