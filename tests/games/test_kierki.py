@@ -412,7 +412,7 @@ def _play_and_log(options: dict[str, Any], seed: int) -> tuple[KierkiState, list
     return state, events
 
 
-@pytest.mark.parametrize("options", [VARIANTS[i] for i in (0, 2, 3, 4, 7)], ids=_id)
+@pytest.mark.parametrize("options", [VARIANTS[i] for i in (0, 1, 2, 3, 4, 7)], ids=_id)
 def test_referee_scores_bot_matches_like_the_engine(options: dict[str, Any]) -> None:
     state, events = _play_and_log(options, seed=21)
     ref = KierkiGame(options).referee()

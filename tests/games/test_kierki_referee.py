@@ -13,9 +13,9 @@ import pytest
 
 from kiosk.__main__ import main
 from kiosk.games.errors import InvalidActionError
-from kiosk.games.kierki import KierkiGame
+from kiosk.games.kierki import KierkiGame, KierkiReferee
 from kiosk.games.referee import Infraction, RefereeReport, TableEvent, replace_data
-from kiosk.tablelog import read_table_log
+from kiosk.tablelog import parse_event, parse_header, read_table_log
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "kierki_example.jsonl"
@@ -359,3 +359,16 @@ def test_unknown_option_in_header_is_an_error(tmp_path: Path, capsys: pytest.Cap
 def test_prize_change_warns_that_the_match_is_not_zero_sum() -> None:
     report = referee(deal_events(1), {"fan_tan_prizes": [1000, 500]})
     assert any("no longer zero-sum" in n for n in report.notes)
+
+
+def test_documented_events_parse_and_are_known() -> None:
+    """The JSON examples of docs/table-log.md "Kierki events" are valid events of this referee."""
+    doc = (ROOT / "docs" / "table-log.md").read_text(encoding="utf-8")
+    section = doc.split("## Kierki events", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```json", 1)[1].split("```", 1)[0].strip().splitlines()
+    assert parse_header(block[0]).game == "kierki"
+    documented = {parse_event(line, n).type for n, line in enumerate(block[1:], start=2)}
+    assert documented == set(KierkiReferee.event_types)
+    kinds = ("out_of_turn", "seen_twice", "wrong_count", "revoke", "illegal_lead", "illegal_pass", "misread")
+    for kind in kinds:
+        assert f"| `{kind}`" in section
