@@ -30,6 +30,8 @@ Glossary:
 (<Suit.CLUBS: 0>, 'S', '8C')
 >>> seats[Trick.parse("W:JH N:10H E:QH S:8C", seats, trump=Suit.CLUBS).winner]
 'S'
+>>> Trick.parse("E:JC S:QC", seats, trump=Suit.HEARTS)
+Trick.parse('1:JC 2:QC', trump=Suit.HEARTS)
 >>> [str(c) for c in legal_follows(parse_cards("AS 3C 9C KH"), Suit.CLUBS)]
 ['3C', '9C']
 >>> [str(c) for c in legal_follows(parse_cards("AS KH"), Suit.CLUBS)]
@@ -248,6 +250,15 @@ class Trick:
 
     def __str__(self) -> str:
         return self.format()
+
+    def __repr__(self) -> str:
+        """Code that rebuilds the trick: ``Trick.parse('1:3C 2:8C', trump=Suit.HEARTS)``."""
+        extra = f", trump=Suit.{self.trump.name}" if self.trump is not None else ""
+        if self.order != ACE_HIGH:
+            extra += ", order=ACE_LOW" if self.order == ACE_LOW else f", order={self.order!r}"
+        if not self.plays:
+            return f"Trick({self.leader}{extra})"
+        return f"Trick.parse({self.format()!r}{extra})"
 
     @classmethod
     def parse(

@@ -369,6 +369,6 @@ def test_documented_events_parse_and_are_known() -> None:
     assert parse_header(block[0]).game == "kierki"
     documented = {parse_event(line, n).type for n, line in enumerate(block[1:], start=2)}
     assert documented == set(KierkiReferee.event_types)
-    kinds = ("out_of_turn", "seen_twice", "wrong_count", "revoke", "illegal_lead", "illegal_pass", "misread")
-    for kind in kinds:
+    listed = ("out_of_turn", "seen_twice", "wrong_count", "revoke", "illegal_lead", "illegal_pass", "misread")
+    for kind in listed:
         assert f"| `{kind}`" in section

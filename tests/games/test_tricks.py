@@ -187,3 +187,9 @@ def test_auditor_refuses_out_of_turn_and_keeps_trick_open_after_short_collect() 
     done = aud.play(0, Card.parse("2C"))
     assert done.completed is not None and SEATS[done.completed.winner] == "S"
     assert aud.collect() is None
+
+
+def test_trick_repr_rebuilds_it() -> None:
+    for t in (Trick.parse("E:3C S:8C W:7C", SEATS, trump=Suit.SPADES), Trick(2),
+              Trick.parse("N:AH E:2H", SEATS, order=ACE_LOW)):
+        assert eval(repr(t), {"Trick": Trick, "Suit": Suit, "ACE_LOW": ACE_LOW}) == t
