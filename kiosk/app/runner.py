@@ -71,7 +71,12 @@ def _display(config: KioskConfig) -> Iterator[Any]:
 
 
 class PygameInput:
-    """Reads the keyboard, touch and mouse on the display thread and turns them into commands."""
+    """Reads the keyboard, touch and mouse on the display thread and turns them into commands.
+
+    pygame gives these events no time stamp of their own, so a command is stamped when the
+    loop reads it: at most one idle wait (20 ms) after the press. Seat buttons whose time
+    matters (a "Nerts!" call) come through the input queue with their edge time instead.
+    """
 
     def __init__(self, painter: Any, clock: Any = time.monotonic_ns) -> None:
         self.painter = painter
