@@ -43,10 +43,10 @@ def play_random_game(
             stale = [a for a in seen[-40:] if a not in legal]
             if stale and step % 5 == 0:
                 bad = rng.choice(stale)
-                before = state.notation()
+                notation_before = state.notation()
                 with pytest.raises(IllegalActionError):
                     state.apply_action(bad)
-                assert state.notation() == before, "a rejected action changed the state"
+                assert state.notation() == notation_before, "a rejected action changed the state"
             seen.extend(legal[:20])
         if step % check_every == 0:
             before = state.clone()
