@@ -52,8 +52,8 @@ def _with_table_mistakes(view: list[TableEvent]) -> list[TableEvent]:
     plays = [e for e in view if e.type == "foundation_play"]
     ace = next(e for e in plays if str(e.data["card"]).startswith("A"))
     t0 = ace.t_ns + 700_000_000
-    illegal = TableEvent("foundation_play", t0, 8_000_000, "Cal",
-                         {"card": "9S" if "S" not in str(ace.data["card"]) else "9H", "pile": ace.data["pile"]})
+    wrong = "9S" if "S" not in str(ace.data["card"]) else "9H"
+    illegal = TableEvent("foundation_play", t0, 8_000_000, "Cal", {"card": wrong, "pile": ace.data["pile"]})
     false_call = TableEvent("call", t0 + 200_000_000, 0, "Dee", {"nerts_left": 3})
     out = sorted([*view, illegal, false_call], key=lambda e: e.t_ns)  # stable: log order kept
     return [dataclasses.replace(e, line=None) for e in out]

@@ -26,6 +26,7 @@ The event types and their fields are documented, each with an example, in
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -195,6 +196,10 @@ class NertsReferee(Referee):
         self.opts = options
         self.n = len(seats)
         self._window_ns = options.tie_window_ms * 1_000_000
+        self._cards: dict[tuple[Any, int], Card] = {}
+        self._sources: dict[Any, str] = {}
+        self._faces: dict[Card, Card] = {}
+        self._decks = [Counter(seat_deck(s, options.jokers)) for s in range(len(seats))]
         self._handlers: dict[str, Callable[[TableEvent], None]] = {
             "hand_start": self._on_hand_start, "foundation_play": self._on_play, "move": self._on_move,
             "turn": self._on_search, "recycle": self._on_search, "rotate": self._on_search,
@@ -283,15 +288,20 @@ class NertsReferee(Referee):
             if not isinstance(text, str):
                 raise InvalidActionError(f"deal of {name} must be a string of cards", input=repr(text)[:40])
             order = [self._card(tok, s, "deal") for tok in text.replace(",", " ").split()]
-            full = seat_deck(s, self.opts.jokers)
-            if sorted(order) != sorted(full):
+            full = self._decks[s]
+            if Counter(order) != self._decks[s]:
                 raise InvalidActionError(
-                    f"deal of {name} must hold each card of a {len(full)}-card deck exactly once, "
+                    f"deal of {name} must hold each card of a {full.total()}-card deck exactly once, "
                     f"got {len(order)} cards", input=text[:40])
             orders.append(order)
         return orders
 
     def _card(self, text: Any, seat: int, what: str = "card") -> Card:
+        """The seat's own card named by ``text`` (cached: the same few strings recur all game)."""
+        try:
+            return self._cards[(text, seat)]
+        except (KeyError, TypeError):
+            pass
         if not isinstance(text, str):
             raise InvalidActionError(f"{what!r} must be card notation such as 5H, got {text!r}",
                                      input=repr(text))
@@ -299,20 +309,31 @@ class NertsReferee(Referee):
         if card.is_joker and self.opts.jokers == 0:
             raise InvalidActionError(f"{what!r} is a joker, but this game has no jokers (options: jokers=0)",
                                      input=text)
-        return card.in_deck(seat)
+        card = card.in_deck(seat)
+        self._cards[(text, seat)] = card
+        return card
+
+    def _source(self, text: Any) -> str:
+        try:
+            return self._sources[text]
+        except (KeyError, TypeError):
+            src = self._sources[text] = parse_source(text, self.opts.work_piles)
+            return src
 
     # -- foundation plays ----------------------------------------------------------------
     def _on_play(self, e: TableEvent) -> None:
         seat = self.seat_index(e.seat)
-        raw = e.require("card")
-        card = self._card(raw, seat)
+        data = e.data
+        card = self._card(e.require("card"), seat)
         pid = e.require("pile")
-        if isinstance(pid, bool) or not isinstance(pid, (str, int)) or str(pid).strip() == "":
-            raise InvalidActionError(f"'pile' must be a pile id such as \"F3\", got {pid!r}", input=repr(pid))
-        pid = str(pid)
-        declared = self._declaration(e, card)
-        src = parse_source(e.get("from"), self.opts.work_piles) if e.get("from") is not None else None
-        t_lift = _lift_time(e)
+        if type(pid) is not str or not pid:
+            if isinstance(pid, bool) or not isinstance(pid, (str, int)) or str(pid).strip() == "":
+                raise InvalidActionError(f"'pile' must be a pile id such as \"F3\", got {pid!r}",
+                                         input=repr(pid))
+            pid = str(pid)
+        declared = self._declaration(e, card) if "as" in data else None
+        src = self._source(data["from"]) if data.get("from") is not None else None
+        t_lift = _lift_time(e) if "t_lift" in data else None
         hand = self._live_hand(e)
         if hand is None or not self._may_land(e, hand, seat, card, t_lift):
             return
@@ -397,8 +418,11 @@ class NertsReferee(Referee):
     def _joker_face(self, e: TableEvent, hand: _Hand, card: Card, declared: Card | None, pid: str,
                     src: str | None, seat: int) -> Card | None:
         """The face a card stands for on the pile: its own, or a joker's declared or inferred face (§9)."""
-        if not card.is_joker:
-            return card.face
+        if card.rank is not Rank.JOKER:
+            face = self._faces.get(card)
+            if face is None:
+                face = self._faces[card] = card.face
+            return face
         pile = hand.piles.get(pid)
         if declared is None:
             if pile is None:
@@ -504,9 +528,9 @@ class NertsReferee(Referee):
     def _on_move(self, e: TableEvent) -> None:
         seat = self.seat_index(e.seat)
         card = self._card(e.require("card"), seat)
-        src = parse_source(e.require("from"), self.opts.work_piles)
+        src = self._source(e.require("from"))
         kind, work = parse_destination(e.require("to"), self.opts.work_piles)
-        t_lift = _lift_time(e)
+        t_lift = _lift_time(e) if "t_lift" in e.data else None
         hand = self._live_hand(e)
         if hand is None or not self._may_land(e, hand, seat, card, t_lift):
             return

@@ -92,7 +92,8 @@ def test_the_camera_view_of_a_hand_referees_to_the_same_scores(seed: int) -> Non
 
 
 def test_a_faster_pace_finishes_sooner() -> None:
-    slow = sum(simulate_hand(s, seats=SEATS, pace=BotPace(moves_per_second=0.8)).duration_ns for s in range(4))
+    slow_pace = BotPace(moves_per_second=0.8)
+    slow = sum(simulate_hand(s, seats=SEATS, pace=slow_pace).duration_ns for s in range(4))
     fast = sum(simulate_hand(s, seats=SEATS, pace=BotPace(moves_per_second=3.0, reaction_ms=200,
                                                           flight_ms=200)).duration_ns for s in range(4))
     assert fast < slow / 2

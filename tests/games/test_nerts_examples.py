@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.games.nerts_log import FOUR, breaches, ev, foundation, header, plays, run, texts
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -16,7 +18,8 @@ def test_example_1_counting_foundations_card_by_card() -> None:
     lines = [
         header(["Ana", "Ben"]),
         ev("1", "hand_start"),
-        *plays("Ana", ["AS"], "S", 2.0), *plays("Ben", ["2S"], "S", 3.0), *plays("Ana", ["3S", "4S"], "S", 4.0),
+        *plays("Ana", ["AS"], "S", 2.0), *plays("Ben", ["2S"], "S", 3.0),
+        *plays("Ana", ["3S", "4S"], "S", 4.0),
         *plays("Ben", ["AH", "2H"], "H1", 6.0), *plays("Ana", ["3H"], "H1", 8.0),
         *plays("Ana", ["AH"], "H2", 9.0),
         *plays("Ana", ["AD", "2D"], "D", 10.0), *plays("Ben", ["3D", "4D"], "D", 11.0),
@@ -49,7 +52,7 @@ def test_example_2_end_of_a_four_seat_hand() -> None:
     assert not report.finished
 
 
-def _hearts_to_four(*extra: str, **options: object) -> list[str]:
+def _hearts_to_four(*extra: str, **options: Any) -> list[str]:
     return [header(**options), ev("1", "hand_start"), *plays("Ana", run_of("H", 1, 4), "H", 2.0), *extra,
             ev("20", "hand_end")]
 
@@ -105,7 +108,8 @@ def test_example_5_a_card_in_the_air_at_the_call() -> None:
         ev("45.300", "call", "Ana"),
         ev("45.600", "foundation_play", "Ben", card="9D", pile="D", t_lift="45.100"),
         ev("45.700", "foundation_play", "Cal", card="2S", pile="S2", t_lift="45.400"),
-        ev("50", "count", "Ana", nerts=0), ev("50", "count", "Ben", nerts=3), ev("50", "count", "Cal", nerts=5),
+        ev("50", "count", "Ana", nerts=0), ev("50", "count", "Ben", nerts=3),
+        ev("50", "count", "Cal", nerts=5),
         ev("50", "count", "Dee", nerts=13),
         ev("51", "hand_end"),
     ]
@@ -217,13 +221,14 @@ def test_example_9_one_partner_with_two_cards_in_flight_is_an_infraction() -> No
     assert breaches(run(lines), "one_hand") == ["Ana had two cards in flight at once (one hand only)"]
 
 
-def _hands_to(scores: list[tuple[int, int, int]], **options: object) -> list[str]:
+def _hands_to(scores: list[tuple[int, int, int]], **options: Any) -> list[str]:
     three = ["Ana", "Ben", "Cal"]
     lines = [header(three, **options)]
     t = 0
     for hand in scores:
         lines += [ev(str(t + 1), "hand_start"), ev(str(t + 50), "call", "Ana")]
-        lines += [ev(str(t + 51), "count", s, nerts=0, foundation=f) for s, f in zip(three, hand, strict=True)]
+        lines += [ev(str(t + 51), "count", s, nerts=0, foundation=f)
+                  for s, f in zip(three, hand, strict=True)]
         lines += [ev(str(t + 52), "hand_end")]
         t += 100
     return lines

@@ -3,6 +3,8 @@ onto a pile a King just completed, illegal plays, the call, and malformed events
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kiosk.games.errors import InvalidActionError
@@ -14,7 +16,7 @@ from tests.games.nerts_log import breaches, ev, foundation, header, plays, run, 
 HEARTS_TO_4 = plays("Ana", ["AH", "2H", "3H", "4H"], "H", 2.0)
 
 
-def race(*contenders: tuple[str, str, str], **options: object) -> list[str]:
+def race(*contenders: tuple[str, str, str], **options: Any) -> list[str]:
     """A ♥ pile at level 4, then 5♥ from each (seat, t, err)."""
     lines = [header(**options), ev("1", "hand_start"), *HEARTS_TO_4]
     lines += [ev(t, "foundation_play", seat, err=err, card="5H", pile="H") for seat, t, err in contenders]
@@ -86,7 +88,8 @@ def test_race_onto_a_pile_a_king_just_completed() -> None:
 
 
 def test_cards_on_two_different_piles_never_race() -> None:
-    lines = [header(), ev("1", "hand_start"), *plays("Ana", ["AH"], "H1", 2.0), *plays("Ben", ["AH"], "H2", 2.5),
+    lines = [header(), ev("1", "hand_start"), *plays("Ana", ["AH"], "H1", 2.0),
+             *plays("Ben", ["AH"], "H2", 2.5),
              ev("5.000", "foundation_play", "Cal", card="2H", pile="H1"),
              ev("5.001", "foundation_play", "Dee", card="2H", pile="H2"), ev("30", "hand_end")]
     report = run(lines)
@@ -107,7 +110,8 @@ def test_illegal_plays_are_infractions_that_ask_for_the_card_back(card: str, pil
 
 
 def test_a_seat_cannot_play_the_same_card_twice() -> None:
-    lines = [header(), ev("1", "hand_start"), *plays("Ben", ["AH"], "H1", 2.0), *plays("Ben", ["AH"], "H2", 3.0)]
+    lines = [header(), ev("1", "hand_start"), *plays("Ben", ["AH"], "H1", 2.0),
+             *plays("Ben", ["AH"], "H2", 3.0)]
     assert breaches(run(lines), "seen_twice") == [
         "Ben's A♥ is already on a foundation: a misread, or a card from another deck"]
 
@@ -176,7 +180,8 @@ def _feed(event: TableEvent, seats: tuple[str, ...] = ("Ana", "Ben"), **options:
     (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5X", "pile": "H"}), "invalid card: '5X'"),
     (TableEvent("foundation_play", 1, seat="Ana", data={"pile": "H"}), "needs a 'card' field"),
     (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H"}), "needs a 'pile' field"),
-    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H", "pile": ""}), "'pile' must be a pile id"),
+    (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H", "pile": ""}),
+     "'pile' must be a pile id"),
     (TableEvent("foundation_play", 1, seat="Ana", data={"card": "JOKER", "pile": "H"}), "no jokers"),
     (TableEvent("foundation_play", 1, seat="Ana", data={"card": "5H", "pile": "H", "as": "6H"}),
      "only a joker carries a declaration"),
@@ -205,7 +210,8 @@ def test_malformed_events_raise_invalid_action_naming_the_problem(event: TableEv
 
 
 def test_malformed_line_in_a_log_names_the_line() -> None:
-    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), ev("2", "foundation_play", "Ana", card="1Z", pile="S")]
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"),
+             ev("2", "foundation_play", "Ana", card="1Z", pile="S")]
     with pytest.raises(LogFormatError, match=r"line 3: invalid card: '1Z'"):
         run(lines)
 

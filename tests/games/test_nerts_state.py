@@ -268,8 +268,11 @@ def test_random_play_keeps_the_contract(seed: int) -> None:
     play_random_game(NertsGame(seats=4), seed, max_steps=600)
 
 
-@pytest.mark.parametrize("options", [{"jokers": 2}, {"stock_turn_count": 1, "move_partial_runs": False},
-                                     {"aces_compulsory": True, "must_fill_from_nerts": True, "work_piles": 3}])
+@pytest.mark.parametrize("options", [
+    {"jokers": 2},
+    {"stock_turn_count": 1, "move_partial_runs": False},
+    {"aces_compulsory": True, "must_fill_from_nerts": True, "work_piles": 3},
+])
 def test_random_play_keeps_the_contract_with_variants(options: dict[str, object]) -> None:
     play_random_game(NertsGame(options, seats=3), 5, max_steps=400)
 
