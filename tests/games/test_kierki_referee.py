@@ -372,3 +372,11 @@ def test_documented_events_parse_and_are_known() -> None:
     listed = ("out_of_turn", "seen_twice", "wrong_count", "revoke", "illegal_lead", "illegal_pass", "misread")
     for kind in listed:
         assert f"| `{kind}`" in section
+
+
+def test_flagged_deal_says_so_when_scored() -> None:
+    report = referee(swap_cards(deal_events(1), "W", "JC", "10D"))
+    end = next(r for r in report.rulings if r.kind == "deal_end")
+    assert end.text.endswith("(total -260, ok; flagged: revoke by W (trick 5))")
+    flag = next(r for r in report.rulings if r.kind == "flag")
+    assert flag.seats == ("W",) and flag.text.startswith("deal 1: revoke by W (trick 5) proven")

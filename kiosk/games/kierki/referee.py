@@ -85,6 +85,8 @@ class _DealRecord:
         self.played = [0] * N_SEATS
         """Cards each seat has played (accepted) this deal."""
         self.shown: set[int] = set()
+        self.flags: list[str] = []
+        """Proven breaches left to the table (``revoke_policy = flag_only``)."""
         self.auditor: TrickAuditor | None = None
         if isinstance(deal, TrickDeal) and not deal.is_trump_deal:
             self.auditor = TrickAuditor(N_SEATS, deal.first_player(dealer), names=names)
@@ -376,14 +378,20 @@ class KierkiReferee(Referee):
     def _problem(self, event: TableEvent, rec: _DealRecord, problem: TrickProblem) -> list[Ruling]:
         self._flag(event, problem.kind, problem.text, problem.seat)
         if problem.kind in _PROVEN_KINDS:
-            return self._breach(event, rec)
+            return self._breach(event, rec, problem)
         return []
 
-    def _breach(self, event: TableEvent, rec: _DealRecord) -> list[Ruling]:
+    def _breach(self, event: TableEvent, rec: _DealRecord, problem: TrickProblem) -> list[Ruling]:
         """A proven breach: flag only, or discard the deal (``revoke_policy``)."""
+        what = problem.kind.replace("_", " ")
+        who = self._name(problem.seat) if problem.seat is not None else "a player"
+        unit = "turn" if isinstance(rec.deal, FanTanDeal) else "trick"
+        label = f"{what} by {who} ({unit} {problem.trick})"
         if self.opts.revoke_policy == "flag_only":
-            return [self._rule(event, "flag", f"deal {rec.deal.number}: breach proven; the table decides "
-                               "(correct the scores with a score_correction if needed)")]
+            rec.flags.append(label)
+            seats = () if problem.seat is None else (problem.seat,)
+            return [self._rule(event, "flag", f"deal {rec.deal.number}: {label} proven; the table decides "
+                               "(correct the scores with a score_correction if needed)", seats)]
         if rec.void:
             return []
         rec.void = True
@@ -414,8 +422,9 @@ class KierkiReferee(Referee):
         self.deal_index += 1
         self.next_dealer = (rec.dealer + 1) % N_SEATS
         check = "ok" if total == deal.fixed_total else "MISMATCH"
+        flagged = f"; flagged: {', '.join(rec.flags)}" if rec.flags else ""
         rulings.append(self._rule(event, "deal_end", f"deal {deal.number} ({deal.title}): {scores} "
-                                  f"(total {_signed(total)}, {check})", range(N_SEATS),
+                                  f"(total {_signed(total)}, {check}{flagged})", range(N_SEATS),
                                   {"deal": deal.number, "scores": list(rec.scores)}))
         if self.deal_index >= len(self.deals):
             self.finished = True
