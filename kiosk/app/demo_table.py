@@ -240,7 +240,7 @@ def simulate_nerts(
     """Plays a seeded Nerts game of bots until one seat alone has ``target_score`` or more
     (by the generator's own count, ties included); returns the header, events and expected scores."""
     rng = random.Random(seed)
-    options = {"target_score": target_score}
+    options: dict[str, object] = {"target_score": target_score}
     game = NertsGame(options, seats=list(seats))
     state = game.new_initial_state()
     events: list[TableEvent] = []

@@ -98,7 +98,7 @@ def card_label(text: str) -> tuple[str, str]:
         card = Card.parse(text)
     except (GameError, ValueError):
         return (text, "")
-    if card.is_joker:
+    if card.is_joker or card.suit is None:
         return ("JK", "")
     return (card.rank.symbol, card.suit.letter)
 

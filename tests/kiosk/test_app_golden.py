@@ -17,6 +17,7 @@ from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
+import numpy.typing as npt  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
@@ -60,7 +61,7 @@ CASES: dict[str, tuple[tuple[int, int], Callable[[App, FakeClock], None], bool]]
 }
 
 
-def _render(name: str, tmp_path: Path) -> np.ndarray:
+def _render(name: str, tmp_path: Path) -> npt.NDArray[np.uint8]:
     size, setup, four = CASES[name]
     painter = surface_painter(size)
     clock = FakeClock()
@@ -72,7 +73,7 @@ def _render(name: str, tmp_path: Path) -> np.ndarray:
     return pygame.surfarray.array3d(painter.surface).swapaxes(0, 1).copy()
 
 
-def _save(pixels: np.ndarray, path: Path) -> None:
+def _save(pixels: npt.NDArray[np.uint8], path: Path) -> None:
     pygame.image.save(pygame.surfarray.make_surface(pixels.swapaxes(0, 1)), str(path))
 
 

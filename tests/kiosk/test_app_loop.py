@@ -14,6 +14,7 @@ import pygame  # noqa: E402
 from kiosk.app.commands import Command, Key, command_for_key  # noqa: E402
 from kiosk.app.demo_table import simulate_nerts  # noqa: E402
 from kiosk.app.feeds import LogFeed  # noqa: E402
+from kiosk.app.loop import App  # noqa: E402
 from kiosk.app.messages import CameraStatus, SeenEvent  # noqa: E402
 from kiosk.app.paint import RecordingPainter  # noqa: E402
 from kiosk.games.referee import TableEvent  # noqa: E402
@@ -22,7 +23,7 @@ from kiosk.screens import ChooseGameMode, GameOverMode, PlayMode, ScoreSheetMode
 from tests.kiosk.app_support import MS, FakeClock, S, feed_until, make_app, nerts_header  # noqa: E402
 
 
-def playing_app(tmp_path: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
+def playing_app(tmp_path: Path, clock: FakeClock) -> App:
     app = make_app(tmp_path, clock=clock)
     app.start_session(nerts_header())
     app.set_mode(PlayMode())
