@@ -1,0 +1,381 @@
+"""The Gnoming A Round referee path: a table log of what the camera can see, judged
+(``rules/gnoming.md`` §4, §5, §9).
+
+The camera reads every face-up card of every grid, the tops of the discard piles,
+where each draw came from, every keep (the card placed and the card that came out),
+every bounce, every discard, the flips, and the grids revealed at the end of a
+round. It never sees a face-down card until it is turned up. The events
+(``docs/table-log.md``):
+
+- ``round_start``: ``piles`` (``{"A": card, "B": card}``), optionally ``round``,
+  ``first`` (the seat that starts; by default from ``youngest_seat`` and
+  ``first_player``) and ``removed`` (Hazards turned up while starting the piles).
+- ``flip``: ``seat``, ``pos`` (``"rc"``), ``card``: an opening flip, or a flip
+  after another seat discarded a Hazard.
+- ``draw``: ``seat``, ``from`` (``deck``, ``A`` or ``B``), and ``card`` for A or B.
+- ``keep``: ``seat``, ``pos``, ``card`` (placed) and ``out`` (the card that came out).
+- ``discard``: ``seat``, ``card``, ``pile`` (``A`` or ``B``; none for a Hazard that
+  leaves the game).
+- ``decline``: ``seat`` does not flip after a Hazard (optional; the next draw closes
+  the window anyway).
+- ``reveal``: ``seat``, ``grid`` (nine cards, row by row): the grid at the end of
+  the round with every card face up. The round is scored once every grid is in.
+
+Breaches are infractions: a turn out of turn, two draws, a position filled twice in
+one turn, a bounce that the rules do not allow, a discard onto the wrong pile while
+the other is empty, a flip without a Hazard or of a seat's last face-down card, a
+discard that is not the card held, a card that differs from what was seen before.
+
+>>> from kiosk.games.gnoming import GnomingOptions
+>>> ref = GnomingReferee(["Eve", "Finn"], GnomingOptions())
+>>> [r.text for r in ref.feed(TableEvent("round_start", 0, data={"piles": {"A": "G5", "B": "G3"}}))]
+['round 1: Eve starts; piles A G5, B G3']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.games.cards import GnomeCard
+from kiosk.games.errors import InvalidActionError
+from kiosk.games.gnoming import GnomingOptions, first_out_adjustment, game_winners, grid_score
+from kiosk.games.gnoming_scoring import parse_pos, pos_name
+from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+
+__all__ = ["GnomingReferee"]
+
+
+@dataclass
+class _RoundTrack:
+    number: int
+    first: int
+    player: int
+    piles: dict[str, list[GnomeCard]]
+    grids: list[list[GnomeCard | None]]
+    """Known face-up cards (None: face down)."""
+    stage: str = "flip"
+    """``flip`` (opening flips), ``draw``, ``place``, ``reveal`` or ``scored``."""
+    held: GnomeCard | None = None
+    held_known: bool = False
+    source: str = ""
+    bounce_ok: bool = False
+    kept: bool = False
+    filled: list[int] = field(default_factory=list)
+    hazard_window: list[int] = field(default_factory=list)
+    finisher: int | None = None
+    final_left: int = 0
+    revealed: dict[int, list[GnomeCard]] = field(default_factory=dict)
+
+
+class GnomingReferee(Referee):
+    """Referees a Gnoming A Round table log."""
+
+    game_name = "gnoming"
+    event_types = frozenset({"round_start", "flip", "draw", "keep", "discard", "decline", "reveal"})
+
+    def __init__(self, seats: Sequence[str], options: Any) -> None:
+        self.opts: GnomingOptions = options
+        super().__init__(seats, options)
+
+    def _reset(self) -> None:
+        self.round: _RoundTrack | None = None
+        self.scores: list[list[int]] = []
+        self.details: list[dict[str, str]] = []
+        self.finishers: list[int | None] = []
+        self.firsts: list[int] = []
+        self.rulings: list[Ruling] = []
+        self.infractions: list[Infraction] = []
+
+    # -- helpers ----------------------------------------------------------------------
+    @property
+    def k(self) -> int:
+        return len(self.seats)
+
+    def _rule(self, e: TableEvent, kind: str, text: str, seats: Sequence[str] = (), **data: Any) -> None:
+        self.rulings.append(Ruling(e.t_ns, kind, text, tuple(seats), data))
+
+    def _infraction(self, e: TableEvent, kind: str, text: str) -> None:
+        self.infractions.append(Infraction(e.t_ns, kind, text, e.seat, e.line))
+
+    def _card(self, e: TableEvent, key: str) -> GnomeCard:
+        value = e.require(key)
+        if not isinstance(value, str):
+            raise InvalidActionError(f"{e.type!r} event: {key!r} must be a Gnoming card such as 'G5', "
+                                     f"'G-2', 'HAZARD' or 'MULLIGAN', got {value!r}", input=repr(value))
+        return GnomeCard.parse(value)
+
+    def _pos(self, e: TableEvent) -> int:
+        value = e.require("pos")
+        try:
+            return parse_pos(str(value))
+        except ValueError as exc:
+            raise InvalidActionError(f"{e.type!r} event: {exc}", input=repr(value)) from None
+
+    def _need_round(self, e: TableEvent) -> _RoundTrack:
+        if self.round is None or self.round.stage == "scored":
+            raise InvalidActionError(
+                f"{e.type!r} event before a 'round_start' event: start each round with "
+                '{"type": "round_start", "piles": {"A": "G5", "B": "G3"}}', input=e.type)
+        return self.round
+
+    def _step(self) -> int:
+        return 1 if self.opts.turn_direction == "clockwise" else -1
+
+    def _face_down(self, r: _RoundTrack, seat: int) -> int:
+        return sum(c is None for c in r.grids[seat])
+
+    def _see(self, e: TableEvent, r: _RoundTrack, seat: int, pos: int, card: GnomeCard) -> None:
+        """Records a card seen at a grid position, flagging a change nobody made."""
+        known = r.grids[seat][pos]
+        if known is not None and known != card:
+            self._infraction(e, "misread", f"{self.seats[seat]}'s {pos_name(pos)} was {known.display()}, now "
+                             f"read as {card.display()}")
+        r.grids[seat][pos] = card
+
+    # -- the fold ---------------------------------------------------------------------
+    def _feed(self, event: TableEvent) -> list[Ruling]:
+        before = len(self.rulings)
+        getattr(self, "_on_" + event.type)(event)
+        return self.rulings[before:]
+
+    def _on_round_start(self, e: TableEvent) -> None:
+        number = len(self.scores) + 1
+        if self.round is not None and self.round.stage != "scored":
+            raise InvalidActionError(f"'round_start' while round {self.round.number} is not scored yet: log "
+                                     "a 'reveal' for every seat first", input="round_start")
+        if number > self.opts.rounds:
+            raise InvalidActionError(f"'round_start' for round {number}, but the game has {self.opts.rounds} "
+                                     "rounds (option 'rounds')", input=str(number))
+        given = e.get("round")
+        if given is not None and given != number:
+            raise InvalidActionError(f"'round_start' says round {given!r}, but the next round is {number}",
+                                     input=repr(given))
+        piles = e.require("piles")
+        if not isinstance(piles, dict) or set(piles) != {"A", "B"}:
+            raise InvalidActionError("'round_start' needs 'piles': {\"A\": card, \"B\": card}",
+                                     input=repr(piles))
+        a = GnomeCard.parse(str(piles["A"]))
+        b = GnomeCard.parse(str(piles["B"]))
+        if a.is_hazard or b.is_hazard:
+            raise InvalidActionError("a Hazard cannot start a discard pile (it leaves the game and another "
+                                     "card is turned): list it under 'removed'", input="HAZARD")
+        first = self._first_player(number) if e.get("first") is None else self.seat_index(e.get("first"))
+        if e.get("first") is not None and first != self._first_player(number):
+            self._infraction(e, "first_player", f"{self.seats[first]} starts, but under first_player = "
+                             f"{self.opts.first_player} {self.seats[self._first_player(number)]} should")
+        self.firsts.append(first)
+        self.round = _RoundTrack(number, first, first, {"A": [a], "B": [b]}, [[None] * 9 for _ in self.seats])
+        self._rule(e, "round_start", f"round {number}: {self.seats[first]} starts; piles A {a}, B {b}",
+                   (self.seats[first],))
+
+    def _first_player(self, number: int) -> int:
+        o = self.opts
+        if number == 1 or o.first_player == "youngest_every_round":
+            return o.youngest_seat
+        if o.first_player == "finisher_starts" and self.finishers and self.finishers[-1] is not None:
+            return self.finishers[-1]
+        return (self.firsts[-1] + 1) % self.k
+
+    def _on_flip(self, e: TableEvent) -> None:
+        r = self._need_round(e)
+        p = self.seat_index(e.seat)
+        pos = self._pos(e)
+        card = self._card(e, "card")
+        name = self.seats[p]
+        if r.grids[p][pos] is not None:
+            self._infraction(e, "flip_face_up", f"{name} flipped {pos_name(pos)}, which was already face up")
+        if r.stage == "flip":
+            if 9 - self._face_down(r, p) >= 2:
+                self._infraction(e, "extra_flip", f"{name} turned a third card up at the start of the round")
+            self._see(e, r, p, pos, card)
+            if all(self._face_down(r, q) <= 7 for q in range(self.k)):
+                r.stage = "draw"
+            return
+        if p in r.hazard_window:
+            r.hazard_window.remove(p)
+        else:
+            last = self._face_down(r, p) < self.opts.hazard_flip_min_facedown
+            why = (f"with fewer than {self.opts.hazard_flip_min_facedown} face-down cards (the last card "
+                   "can never be flipped by a Hazard)") if last else "without a Hazard discarded"
+            self._infraction(e, "illegal_flip", f"{name} flipped {pos_name(pos)} {why}")
+        self._see(e, r, p, pos, card)
+
+    def _on_decline(self, e: TableEvent) -> None:
+        r = self._need_round(e)
+        p = self.seat_index(e.seat)
+        if p in r.hazard_window:
+            r.hazard_window.remove(p)
+
+    def _on_draw(self, e: TableEvent) -> None:
+        r = self._need_round(e)
+        p = self.seat_index(e.seat)
+        name = self.seats[p]
+        source = e.require("from")
+        if source not in ("deck", "A", "B"):
+            raise InvalidActionError(f"'draw' needs 'from': 'deck', 'A' or 'B', got {source!r}",
+                                     input=repr(source))
+        if r.stage == "flip":
+            self._infraction(e, "early_draw", f"{name} drew before every seat turned two cards up")
+            r.stage = "draw"
+        r.hazard_window = []
+        if r.stage == "reveal":
+            self._infraction(e, "round_over", f"{name} drew after the round was over")
+            return
+        if r.stage == "place":
+            self._infraction(e, "two_draws", f"{name} drew again before discarding")
+        elif p != r.player:
+            self._infraction(e, "out_of_turn",
+                             f"{name} drew out of turn; it is {self.seats[r.player]}'s turn")
+            r.player = p
+        r.stage, r.source, r.filled, r.kept = "place", source, [], False
+        r.held, r.held_known = None, False
+        if source == "deck":
+            return
+        pile = r.piles[source]
+        card = self._card(e, "card") if "card" in e.data else (pile[-1] if pile else None)
+        if not pile:
+            self._infraction(e, "empty_pile", f"{name} drew from pile {source}, which is empty")
+        elif card != pile[-1]:
+            self._infraction(e, "misread", f"{name} drew {card} from pile {source}, whose top was {pile[-1]}")
+        if pile:
+            pile.pop()
+        r.held, r.held_known = card, card is not None
+
+    def _on_keep(self, e: TableEvent) -> None:
+        r = self._need_round(e)
+        p = self.seat_index(e.seat)
+        name = self.seats[p]
+        pos = self._pos(e)
+        card = self._card(e, "card")
+        out = self._card(e, "out")
+        if r.stage != "place" or p != r.player:
+            self._infraction(e, "out_of_turn", f"{name} placed a card without drawing on their turn")
+            r.player, r.stage = p, "place"
+        if pos in r.filled:
+            self._infraction(e, "filled_twice", f"{name} filled {pos_name(pos)} twice in one turn")
+        bouncing = r.source == "bounce"
+        if bouncing and not r.bounce_ok:
+            self._infraction(e, "illegal_bounce",
+                             f"{name} kept {card.display()} again, but it may not bounce: "
+                             "it must be face down before, positive, and match a face-up card")
+        if bouncing and self.opts.bounce_targets == "face_down_only" and r.grids[p][pos] is not None:
+            self._infraction(e, "bounce_target", f"{name} bounced onto face-up {pos_name(pos)}; under "
+                             "bounce_targets = face_down_only a bounce must land face down")
+        if r.held_known and r.held != card:
+            self._infraction(e, "misread", f"{name} placed {card.display()} but was holding {r.held}")
+        was_down = r.grids[p][pos] is None
+        if not was_down:
+            self._see(e, r, p, pos, out)
+        r.grids[p][pos] = card
+        r.filled.append(pos)
+        r.kept = True
+        r.bounce_ok = (was_down and out.value is not None and out.value > 0
+                       and any(c == out for c in r.grids[p]))
+        r.held, r.held_known, r.source = out, True, "bounce"
+
+    def _on_discard(self, e: TableEvent) -> None:
+        r = self._need_round(e)
+        p = self.seat_index(e.seat)
+        name = self.seats[p]
+        card = self._card(e, "card")
+        pile = e.get("pile")
+        if r.stage != "place" or p != r.player:
+            self._infraction(e, "out_of_turn", f"{name} discarded without drawing on their turn")
+            r.player = p
+        if r.held_known and r.held != card:
+            self._infraction(e, "misread", f"{name} discarded {card.display()} but was holding {r.held}")
+        if self.opts.must_keep_discard_draw and r.source in ("A", "B") and not r.kept:
+            self._infraction(e, "must_keep", f"{name} passed on {card.display()} taken from pile {r.source}; "
+                             "under must_keep_discard_draw it must be kept")
+        leaves = card.is_hazard and self.opts.hazard_on_discard == "remove"
+        if leaves:
+            if pile is not None:
+                self._infraction(e, "hazard_on_pile",
+                                 f"{name} put a Hazard on pile {pile}; it leaves the game")
+        else:
+            if pile not in ("A", "B"):
+                raise InvalidActionError(f"'discard' of {card} needs 'pile': 'A' or 'B'", input=repr(pile))
+            empty = [k for k in ("A", "B") if not r.piles[k]]
+            if len(empty) == 1 and pile != empty[0]:
+                self._infraction(e, "wrong_pile",
+                                 f"{name} discarded on {pile}, but pile {empty[0]} was empty "
+                                 "and had to be restarted")
+            r.piles[pile].append(card)
+        r.held, r.held_known = None, False
+        if card.is_hazard:
+            need = self.opts.hazard_flip_min_facedown
+            r.hazard_window = [q for q in range(self.k) if q != p and self._face_down(r, q) >= need]
+            names = ", ".join(self.seats[q] for q in r.hazard_window) or "nobody"
+            self._rule(e, "hazard", f"{name} discarded a Hazard: {names} may turn one face-down card up")
+        self._end_turn(e, r, p)
+
+    def _end_turn(self, e: TableEvent, r: _RoundTrack, p: int) -> None:
+        if r.finisher is None and self._face_down(r, p) == 0:
+            r.finisher = p
+            r.final_left = self.k - 1
+            self._rule(e, "finisher",
+                       f"{self.seats[p]} has no face-down card: everyone else has one more turn",
+                       (self.seats[p],))
+        elif r.finisher is not None:
+            r.final_left -= 1
+        if r.finisher is not None and r.final_left == 0:
+            r.stage = "reveal"
+            self._rule(e, "round_end",
+                       f"round {r.number} is over: turn every face-down card up where it lies")
+            return
+        r.player = (p + self._step()) % self.k
+        r.stage, r.source, r.filled = "draw", "", []
+
+    def _on_reveal(self, e: TableEvent) -> None:
+        r = self._need_round(e)
+        p = self.seat_index(e.seat)
+        raw = e.require("grid")
+        if not isinstance(raw, list) or len(raw) != 9:
+            raise InvalidActionError("'reveal' needs 'grid': the nine cards row by row", input=repr(raw))
+        grid = [GnomeCard.parse(str(c)) for c in raw]
+        if r.stage != "reveal":
+            self._infraction(e, "early_reveal",
+                             f"{self.seats[p]} revealed the grid before the round was over")
+            r.stage = "reveal"
+        for pos, card in enumerate(grid):
+            known = r.grids[p][pos]
+            if known is not None and known != card:
+                self._infraction(e, "misread", f"{self.seats[p]}'s {pos_name(pos)} was {known.display()}, "
+                                 f"revealed as {card.display()}")
+        r.revealed[p] = grid
+        if len(r.revealed) == self.k:
+            self._score_round(e, r)
+
+    def _score_round(self, e: TableEvent, r: _RoundTrack) -> None:
+        scored = [grid_score(r.revealed[q], self.opts) for q in range(self.k)]
+        row = first_out_adjustment([s.score for s in scored], r.finisher, self.opts)
+        self.scores.append(row)
+        self.finishers.append(r.finisher)
+        self.details.append({self.seats[q]: scored[q].describe() for q in range(self.k)})
+        r.stage = "scored"
+        for q in range(self.k):
+            adj = row[q] - scored[q].score
+            extra = f", {'bonus' if adj < 0 else 'penalty'} {adj:+d} for going out first" if adj else ""
+            self._rule(e, "grid", f"{self.seats[q]}: {scored[q].describe()}{extra}", (self.seats[q],))
+        self._rule(e, "round_scores", f"round {r.number} scores: "
+                   + ", ".join(f"{s} {v}" for s, v in zip(self.seats, row, strict=True)), tuple(self.seats))
+        if len(self.scores) == self.opts.rounds:
+            won = [self.seats[i] for i in game_winners(self.scores)]
+            self._rule(e, "game_end", f"game over: {' and '.join(won)} "
+                       f"{'share the win' if len(won) > 1 else 'wins'}", tuple(won))
+
+    def _report(self) -> RefereeReport:
+        finished = len(self.scores) == self.opts.rounds
+        return RefereeReport(
+            game=self.game_name,
+            seats=self.seats,
+            rulings=list(self.rulings),
+            infractions=list(self.infractions),
+            hands=[dict(zip(self.seats, row, strict=True)) for row in self.scores],
+            totals={s: sum(row[i] for row in self.scores) for i, s in enumerate(self.seats)},
+            finished=finished,
+            winners=[self.seats[i] for i in game_winners(self.scores)] if finished else [],
+            extra={"grids": [dict(d) for d in self.details]},
+        )
