@@ -380,3 +380,56 @@ def test_flagged_deal_says_so_when_scored() -> None:
     assert end.text.endswith("(total -260, ok; flagged: revoke by W (trick 5))")
     flag = next(r for r in report.rulings if r.kind == "flag")
     assert flag.seats == ("W",) and flag.text.startswith("deal 1: revoke by W (trick 5) proven")
+
+
+STOP = {"stop_when_penalties_exhausted": True}
+
+
+def stopped_match(last_deal: int, n_shows: list[str] | None = None) -> list[TableEvent]:
+    """The worked match up to ``last_deal`` under ``stop_when_penalties_exhausted``: each deal
+    that stops early is followed by every seat showing the cards it would have played.
+    ``n_shows`` replaces what N shows after deal ``last_deal``."""
+    ref = KierkiGame(STOP).referee()
+    out: list[TableEvent] = []
+    for k in range(1, last_deal + 1):
+        seg = deal_events(k)
+        for i, e in enumerate(seg):
+            rec = ref.record
+            if e.type == "play" and rec is not None and rec.ended:
+                rest = [x for x in seg[i:] if x.type == "play"]
+                for seat in SEATS:
+                    cards = [str(x.get("card")) for x in rest if x.seat == seat]
+                    if k == last_deal and seat == "N" and n_shows is not None:
+                        cards = n_shows
+                    out.append(event("reveal", e.t_ns, seat, cards=cards))
+                    ref.feed(out[-1])
+                break
+            ref.feed(e)
+            out.append(e)
+    return out
+
+
+N_LEFT = ["10S", "9S", "7S", "5S", "6H", "3H", "2H", "4C", "3C", "2C"]
+
+
+def test_deals_stop_when_penalties_are_exhausted() -> None:
+    report = referee(stopped_match(5), STOP)
+    assert report.infractions == []
+    assert [tuple(h.values()) for h in report.hands] == [
+        (-120, -60, -80, 0), (-120, -20, -120, 0), (0, -180, 0, -60), (-90, 0, -120, -30), (0, 0, 0, -150)]
+    stopped = [r.text for r in report.rulings if r.kind == "stopped"]
+    assert [t.split(":")[0] for t in stopped] == ["deal 3", "deal 4", "deal 5"]
+    shown = [r.text for r in report.rulings if r.kind == "reveal" and r.seats == ("N",)][-1]
+    assert sorted(shown.removeprefix("N shows ").split()) == sorted(N_LEFT)
+
+
+def test_revoke_proven_by_the_cards_shown_after_an_early_stop() -> None:
+    shown = N_LEFT[:-1] + ["JD"]  # N, who showed out of diamonds at trick 3, still holds one
+    report = referee(stopped_match(5, shown), STOP)
+    revoke = only(report, "revoke")
+    assert revoke.text == ("revoke by N in trick 3: diamonds led, N played KH; "
+                           "proven at the end of the deal: N still holds JD")
+    assert "seen_twice" in kinds(report)  # E shows JD too
+    replay = referee(stopped_match(5, shown), {**STOP, "revoke_policy": "replay_deal"})
+    assert len(replay.hands) == 4  # deal 5 discarded: it is dealt again
+    assert any(r.kind == "replay_deal" and "N deals it again" in r.text for r in replay.rulings)

@@ -557,12 +557,16 @@ class KierkiReferee(Referee):
 
     def _on_reveal(self, event: TableEvent) -> list[Ruling]:
         seat = self.seat_index(event.seat)
-        rec = self._active(event)
         raw = event.require("cards")
         if not isinstance(raw, list):
             raise InvalidActionError("'reveal' event: 'cards' must be a list such as [\"KD\", \"2S\"]",
                                      input=repr(raw))
         cards = [self._card(event, c) for c in raw]
+        if self.record is not None and self.record.void and self.record.ended:
+            # The rest of the cards shown after the deal was discarded: nothing left to judge.
+            return [self._rule(event, "reveal", f"{self._name(seat)} shows "
+                               f"{' '.join(map(str, cards)) or 'nothing'} (deal discarded)", (seat,))]
+        rec = self._active(event)
         if not rec.ended:
             raise InvalidActionError(
                 f"'reveal' event before deal {rec.deal.number} ended: remaining cards are shown at its end",
@@ -579,8 +583,10 @@ class KierkiReferee(Referee):
         seen = rec.seen_cards
         for c in cards:
             if c in seen:
-                self._flag(event, "seen_twice", f"{name} shows {c}, which was already played this deal "
+                self._flag(event, "seen_twice", f"{name} shows {c}, which was already seen this deal "
                            "(a misread or a foul deck)", seat)
+            else:
+                seen.see(c, 1 << 30)
         unit = "turn" if isinstance(rec.deal, FanTanDeal) else "trick"
         rulings: list[Ruling] = []
         for claim in rec.claim_book.open_claims(seat):
