@@ -210,8 +210,78 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
     """Every legal action of one seat (§6) against these foundation piles.
 
     Pointless moves are left out: a whole work pile onto an empty one changes
-    nothing, and rotating a one-card stock neither.
+    nothing, and rotating a one-card stock neither. The order is fixed: plays,
+    builds, block moves (by source pile, card, destination), then stock moves,
+    stuck, rotate and call.
     """
+    plain = opts.jokers == 0 and all(p.suit is not None for p in piles)
+    s = layout.seat
+    plays = _plain_plays(layout, piles) if plain else _joker_plays(layout, piles)
+    if opts.aces_compulsory:
+        aces: list[NertsAction] = [a for a in plays if isinstance(a, Play) and a.pile is None
+                                   and not a.card.is_joker]
+        if aces:
+            return aces
+    work = layout.work
+    builds: list[NertsAction] = []
+    for src in ("N", "W"):
+        top = source_card(layout, src)
+        if top is None:
+            continue
+        c = top
+        for w, pile in enumerate(work, start=1):
+            if plain:
+                if not pile or (pile[-1].rank - 1 == c.rank and _red(pile[-1]) != _red(c)):
+                    builds.append(Build(s, c, src, w))
+                if opts.allow_slide_under and pile and pile[0].rank + 1 == c.rank and _red(pile[0]) != _red(c):
+                    builds.append(SlideUnder(s, c, src, w))
+                continue
+            if fits_on(pile, [c]):
+                builds.append(Build(s, c, src, w))
+            if opts.allow_slide_under and pile and run_ok([c, *pile]):
+                builds.append(SlideUnder(s, c, src, w))
+    if opts.must_fill_from_nerts and layout.nerts and any(not w for w in work):
+        return [b for b in builds if isinstance(b, Build) and b.source == "N" and not work[b.work - 1]]
+    out: list[NertsAction] = plays + builds
+    blocks = _plain_blocks(work, opts.move_partial_runs) if plain else _any_blocks(work, opts.move_partial_runs)
+    out.extend(MoveBlock(s, work[u - 1][k], u, k, w) for u, k, w in blocks)
+    if layout.stock:
+        out.append(Turn(s))
+    elif layout.waste:
+        out.append(Recycle(s))
+    if not layout.stuck:
+        out.append(Stuck(s))
+    elif opts.solo_rotation and len(layout.stock) >= 2:
+        out.append(Rotate(s))
+    if not layout.nerts:
+        out.append(Call(s))
+    return out
+
+
+def _red(c: Card) -> bool:
+    # Suit order is clubs, diamonds, hearts, spades: the red suits are 1 and 2. Comparing
+    # IntEnums as ints avoids two property calls on the hot path of the move generator.
+    return 0 < c.suit < 3  # type: ignore[operator]
+
+
+def _plain_plays(layout: SeatLayout, piles: Sequence[PileLike]) -> list[NertsAction]:
+    """Foundation plays when no joker is in play (every pile has a suit)."""
+    want: dict[tuple[Suit | None, int], list[int]] = {}
+    for i, p in enumerate(piles, start=1):
+        if p.level < 13:
+            want.setdefault((p.suit, p.level + 1), []).append(i)
+    s = layout.seat
+    plays: list[NertsAction] = []
+    for src, c in layout.available():
+        if c.rank is Rank.ACE:
+            plays.append(Play(s, c, src, None))
+            continue
+        for i in want.get((c.suit, int(c.rank)), ()):
+            plays.append(Play(s, c, src, i))
+    return plays
+
+
+def _joker_plays(layout: SeatLayout, piles: Sequence[PileLike]) -> list[NertsAction]:
     s = layout.seat
     plays: list[NertsAction] = []
     for src, c in layout.available():
@@ -228,45 +298,44 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
         for i, p in enumerate(piles, start=1):
             if foundation_accepts(p, c):
                 plays.append(Play(s, c, src, i))
-    if opts.aces_compulsory:
-        aces: list[NertsAction] = [a for a in plays if isinstance(a, Play) and a.pile is None
-                                   and not a.card.is_joker]
-        if aces:
-            return aces
-    work = layout.work
-    builds: list[NertsAction] = []
-    for src in ("N", "W"):
-        top = source_card(layout, src)
-        if top is None:
-            continue
-        c = top
-        for w, pile in enumerate(work, start=1):
-            if fits_on(pile, [c]):
-                builds.append(Build(s, c, src, w))
-            if opts.allow_slide_under and pile and run_ok([c, *pile]):
-                builds.append(SlideUnder(s, c, src, w))
-    if opts.must_fill_from_nerts and layout.nerts and any(not w for w in work):
-        return [b for b in builds if isinstance(b, Build) and b.source == "N" and not work[b.work - 1]]
-    out: list[NertsAction] = plays + builds
+    return plays
+
+
+def _plain_blocks(work: Sequence[Sequence[Card]], partial: bool) -> list[tuple[int, int, int]]:
+    """Block moves (source pile, index, destination pile) when no joker is in play.
+
+    In a work pile the ranks fall by one from the base, so the one card that fits
+    on an exposed card of rank r sits at index ``base - (r - 1)``.
+    """
+    out: list[tuple[int, int, int]] = []
+    for w, wpile in enumerate(work, start=1):
+        if wpile:
+            top = wpile[-1]
+            need, red = top.rank - 1, not _red(top)
+            for u, upile in enumerate(work, start=1):
+                if u == w or not upile:
+                    continue
+                k = upile[0].rank - need
+                if 0 <= k < len(upile) and (partial or k == 0) and _red(upile[k]) == red:
+                    out.append((u, k, w))
+        elif partial:
+            for u, upile in enumerate(work, start=1):
+                out.extend((u, k, w) for k in range(1, len(upile)))
+    out.sort()
+    return out
+
+
+def _any_blocks(work: Sequence[Sequence[Card]], partial: bool) -> list[tuple[int, int, int]]:
+    out: list[tuple[int, int, int]] = []
     for u, upile in enumerate(work, start=1):
-        starts = range(len(upile)) if opts.move_partial_runs else range(min(1, len(upile)))
+        starts = range(len(upile)) if partial else range(min(1, len(upile)))
         for k in starts:
             block = upile[k:]
             for w, wpile in enumerate(work, start=1):
                 if w == u or (not wpile and k == 0):
                     continue
                 if fits_on(wpile, block):
-                    out.append(MoveBlock(s, block[0], u, k, w))
-    if layout.stock:
-        out.append(Turn(s))
-    elif layout.waste:
-        out.append(Recycle(s))
-    if not layout.stuck:
-        out.append(Stuck(s))
-    elif opts.solo_rotation and len(layout.stock) >= 2:
-        out.append(Rotate(s))
-    if not layout.nerts:
-        out.append(Call(s))
+                    out.append((u, k, w))
     return out
 
 

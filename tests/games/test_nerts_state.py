@@ -348,3 +348,29 @@ def test_any_text_parses_to_a_round_tripping_action_or_raises_invalid(text: str)
     except InvalidActionError:
         return
     assert state.parse_action(str(action)) == action
+
+
+def test_fast_move_generator_agrees_with_the_general_one() -> None:
+    from kiosk.games.nerts_layout import seat_actions
+    from kiosk.games.nerts_options import NertsOptions
+
+    rng = random.Random(4)
+    for partial in (True, False):
+        plain = NertsOptions(move_partial_runs=partial)
+        general = NertsOptions(move_partial_runs=partial, jokers=2)  # forces the joker-aware path
+        state = NertsGame(plain, seats=3).new_initial_state()
+        checked = 0
+        for _ in range(1500):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+                continue
+            for lay in state.layouts:
+                assert seat_actions(lay, state.foundations, plain) == \
+                    seat_actions(lay, state.foundations, general)
+                checked += 1
+            legal = state.legal_actions()
+            moves = [a for a in legal if not isinstance(a, (Stuck, Turn, Recycle))]
+            state.apply_action(rng.choice(moves if moves and rng.random() < 0.7 else legal))
+        assert checked > 1000
