@@ -37,9 +37,11 @@ arrangement; the referee path scores what was really laid out.
 
 from __future__ import annotations
 
+import bisect
+import copy
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kiosk.games.base import CHANCE, SIMULTANEOUS, Game, Options, State, option
 from kiosk.games.cards import Card, Rank, format_cards, multi_deck
@@ -255,6 +257,16 @@ class _Hand:
     drawers: list[int] = field(default_factory=list)
     setup: bool = True
 
+    def copy(self) -> _Hand:
+        """A copy whose lists are new (the cards themselves are immutable and shared)."""
+        return replace(
+            self, pool=list(self.pool), hands=[list(x) for x in self.hands],
+            piles=[list(x) for x in self.piles],
+            held=list(self.held), drew=list(self.drew), pending=list(self.pending), out=list(self.out),
+            claimed=list(self.claimed), penalties=list(self.penalties), shown=list(self.shown),
+            drawers=list(self.drawers),
+        )
+
 
 class RummyState(State[RummyAction]):
     """A 3-13 Speed game on the strict path."""
@@ -269,6 +281,14 @@ class RummyState(State[RummyAction]):
         self.cur: _Hand | None = None
         self.scores: list[list[int]] = []
         self.deck = multi_deck(self.options.decks)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> RummyState:
+        # Cards, actions and the game are immutable: share them, copy only the containers.
+        new = copy.copy(self)
+        new._history = list(self._history)
+        new.scores = [list(r) for r in self.scores]
+        new.cur = self.cur.copy() if self.cur is not None else None
+        return new
 
     # -- helpers ------------------------------------------------------------------
     @property
@@ -398,7 +418,8 @@ class RummyState(State[RummyAction]):
         assert h is not None
         if isinstance(action, PoolCard):
             h.pending.pop(0)
-            h.pool.remove(action.card)
+            # The pool is kept sorted: find the card by bisection, not by a scan.
+            del h.pool[bisect.bisect_left(h.pool, action.card)]
             _insort(h.hands[action.seat], action.card)
         elif isinstance(action, DrawPool):
             h.drew[action.seat] = "pool"
