@@ -27,7 +27,8 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    print(f"command: .venv/bin/python bench/bench_nerts_bots.py --hands {args.hands} --repeats {args.repeats}")
+    print(f"command: .venv/bin/python bench/bench_nerts_bots.py --hands {args.hands} "
+          f"--repeats {args.repeats}")
     rates, table_s, moves = [], 0.0, 0
     ends: Counter[str] = Counter()
     for _ in range(args.repeats):

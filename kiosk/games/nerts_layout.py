@@ -233,7 +233,8 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
             if plain:
                 if not pile or (pile[-1].rank - 1 == c.rank and _red(pile[-1]) != _red(c)):
                     builds.append(Build(s, c, src, w))
-                if opts.allow_slide_under and pile and pile[0].rank + 1 == c.rank and _red(pile[0]) != _red(c):
+                base = pile[0] if pile else None
+                if opts.allow_slide_under and base and base.rank + 1 == c.rank and _red(base) != _red(c):
                     builds.append(SlideUnder(s, c, src, w))
                 continue
             if fits_on(pile, [c]):
@@ -243,7 +244,8 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
     if opts.must_fill_from_nerts and layout.nerts and any(not w for w in work):
         return [b for b in builds if isinstance(b, Build) and b.source == "N" and not work[b.work - 1]]
     out: list[NertsAction] = plays + builds
-    blocks = _plain_blocks(work, opts.move_partial_runs) if plain else _any_blocks(work, opts.move_partial_runs)
+    partial = opts.move_partial_runs
+    blocks = _plain_blocks(work, partial) if plain else _any_blocks(work, partial)
     out.extend(MoveBlock(s, work[u - 1][k], u, k, w) for u, k, w in blocks)
     if layout.stock:
         out.append(Turn(s))
