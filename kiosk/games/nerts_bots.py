@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from kiosk.games.base import build_options
 from kiosk.games.cards import Card
 from kiosk.games.nerts_actions import (
     Build,
@@ -248,12 +249,8 @@ def simulate_hand(
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     names = tuple(f"P{i + 1}" for i in range(seats)) if isinstance(seats, int) else tuple(seats)
-    if isinstance(options, NertsOptions):
-        opts = options
-    else:
-        from kiosk.games.base import build_options
-
-        opts = build_options(NertsOptions, options, game="nerts")
+    opts = options if isinstance(options, NertsOptions) else \
+        build_options(NertsOptions, options, game="nerts")
     check_options(opts)
     n = len(names)
     paces = [pace if isinstance(pace, BotPace) else BotPace()] * n if not isinstance(pace, Sequence) \
@@ -268,11 +265,7 @@ def simulate_hand(
         rng.shuffle(deck)
         deal[name] = " ".join(c.face_str() for c in deck)
 
-    def feed(e: TableEvent) -> None:
-        events.append(e)
-        referee.feed(e)
-
-    feed(TableEvent("hand_start", start_ns, 0, None, {"deal": deal}))
+    feed_and_rulings(referee, events, TableEvent("hand_start", start_ns, 0, None, {"deal": deal}))
     hand = referee.hand
     assert hand is not None
     bots: list[NertsBot] = []
@@ -378,8 +371,9 @@ def simulate_hand(
     for s, name in enumerate(names):
         lay = hand.layouts[s]
         f = sum(1 for p in hand.order for c in p.cards if c.deck == s)
-        feed(TableEvent("count", t_end, 0, name, {"nerts": len(lay.nerts), "foundation": f}))
-    feed(TableEvent("hand_end", t_end, 0, None, {}))
+        feed_and_rulings(referee, events, TableEvent("count", t_end, 0, name,
+                                                     {"nerts": len(lay.nerts), "foundation": f}))
+    feed_and_rulings(referee, events, TableEvent("hand_end", t_end, 0, None, {}))
     report = referee.report()
     header = LogHeader("nerts", names, _changed_options(opts))
     return SimulatedHand(names, opts, moves, header, events, end, dict(report.hands[-1]), report,
