@@ -13,7 +13,14 @@ from kiosk.games.gnoming_bots import play_bot_game, table_log
 from kiosk.games.gnoming_referee import GnomingReferee
 from kiosk.games.referee import LogHeader, TableEvent
 from kiosk.replay import replay_events
-from kiosk.tablelog import LogFormatError, dump_event, dump_header, parse_table_log, read_table_log
+from kiosk.tablelog import (
+    LogFormatError,
+    dump_event,
+    dump_header,
+    parse_event,
+    parse_table_log,
+    read_table_log,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "gnoming_example.jsonl"
 SEATS = ["Maria", "Ben", "Cal"]
@@ -178,3 +185,16 @@ def test_bad_logs_get_clear_errors(lines: list[str], message: str) -> None:
     with pytest.raises(LogFormatError, match=message) as info:
         replay_events(h, events)
     assert info.value.line == len(lines) + 1
+
+
+def test_documented_events_are_valid_for_this_referee() -> None:
+    doc = (EXAMPLE.parents[1] / "docs" / "table-log.md").read_text(encoding="utf-8")
+    section = doc.split("## Gnoming A Round events", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```json", 1)[1].split("```", 1)[0].strip().splitlines()
+    events = [parse_event(line, n) for n, line in enumerate(block, start=1)]
+    assert {e.type for e in events} == set(GnomingReferee.event_types)
+    ref = GnomingGame(seats=SEATS).referee()
+    for e in events:
+        ref.feed(e)
+    for kind in ("illegal_bounce", "wrong_pile", "illegal_flip", "misread"):
+        assert f"`{kind}`" in section

@@ -12,9 +12,10 @@ from kiosk.__main__ import main
 from kiosk.games.errors import InvalidActionError
 from kiosk.games.referee import TableEvent
 from kiosk.games.rummy import Rummy313Game
+from kiosk.games.rummy_bots import play_bot_game, table_log
 from kiosk.games.rummy_referee import RummyReferee
 from kiosk.replay import replay_events
-from kiosk.tablelog import LogFormatError, parse_table_log, read_table_log
+from kiosk.tablelog import LogFormatError, parse_event, parse_table_log, read_table_log
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rummy_3_13_example.jsonl"
 SEATS = ["Ana", "Ben", "Cal", "Dee"]
@@ -179,3 +180,37 @@ def test_event_field_errors_name_the_problem() -> None:
     ref.feed(_ev(0, "hand_start", piles=PILES))
     with pytest.raises(InvalidActionError, match="'from'"):
         ref.feed(_ev(1, "draw", "Ana"))
+
+
+@pytest.mark.parametrize(
+    ("seats", "options"),
+    [
+        (4, {}),
+        (3, {"decks": 1, "hands": [11, 12, 13]}),                       # the pool is re-formed
+        (3, {"decks": 1, "hands": [12, 13], "pool_empty": "end_hand"}),
+        (5, {"matcher_plays_final_round": True, "start_pile_each_hand": False, "false_match_penalty": 4}),
+        (12, {"max_wilds_per_set": 1, "face_card_points": "rank", "hands": [11, 12, 13]}),
+    ],
+)
+def test_referee_agrees_with_the_engine(seats: int, options: dict[str, Any]) -> None:
+    game = Rummy313Game(options, seats=seats)
+    state = play_bot_game(game, seats)
+    ref = game.referee()
+    ref.feed_all(table_log(game, state.history()))
+    report = ref.report()
+    assert report.infractions == []
+    assert [list(h.values()) for h in report.hands] == state.scores
+    assert report.winners == [game.seats[i] for i in state.winners()]
+
+
+def test_documented_events_are_valid_for_this_referee() -> None:
+    doc = (EXAMPLE.parents[1] / "docs" / "table-log.md").read_text(encoding="utf-8")
+    section = doc.split("## 3-13 Speed Rummy events", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```json", 1)[1].split("```", 1)[0].strip().splitlines()
+    events = [parse_event(line, n) for n, line in enumerate(block, start=1)]
+    assert {e.type for e in events} == set(RummyReferee.event_types)
+    ref = Rummy313Game({"hands": [3]}, seats=SEATS).referee()
+    ref.feed_all(events)
+    assert [r.kind for r in ref.report().rulings][:2] == ["hand_start", "match"]
+    for kind in ("wrong_pile", "early_discard", "match_outside_window", "missing_card"):
+        assert f"`{kind}`" in section
