@@ -306,7 +306,6 @@ def test_undo_takes_back_an_out_of_turn_card() -> None:
         (event("pass", 0, "E"), "passes exist only in Fan Tan"),
         (event("reveal", 0, "E", cards="KD"), "must be a list"),
         (event("reveal", 0, "E", cards=["KD"]), "before deal 1 ended"),
-        (event("deal", 0, "E"), "still being played"),
         (event("play", 0, "X", card="3C"), "seat 'X' is not in the header"),
         (event("shuffle", 0, "N"), "unknown event type 'shuffle'"),
     ],
@@ -433,3 +432,23 @@ def test_revoke_proven_by_the_cards_shown_after_an_early_stop() -> None:
     replay = referee(stopped_match(5, shown), {**STOP, "revoke_policy": "replay_deal"})
     assert len(replay.hands) == 4  # deal 5 discarded: it is dealt again
     assert any(r.kind == "replay_deal" and "N deals it again" in r.text for r in replay.rulings)
+
+
+def test_deal_left_unfinished_is_scored_from_what_was_seen_and_flagged() -> None:
+    deal1 = deal_events(1)
+    cut = find_play(deal1, "N", "JH")  # trick 11 never reaches the camera
+    events = deal1[:cut] + deal_events(2)
+    report = referee(events)
+    assert set(kinds(report)) == {"wrong_count", "misread"}
+    text = only(report, "wrong_count").text
+    assert "deal 1 was left unfinished after 10 of 13 tricks (40 cards seen)" in text
+    assert sum(report.hands[0].values()) == -200 and len(report.hands) == 2
+
+
+def test_same_dealer_dealing_again_mid_deal_discards_it() -> None:
+    deal1 = deal_events(1)
+    t = deal1[6].t_ns
+    again = [dataclasses.replace(e, t_ns=e.t_ns + t) for e in deal1]
+    report = referee(deal1[:6] + again)
+    assert "deal 1 was dealt again after 1 of 13 tricks (4 cards seen)" in only(report, "wrong_count").text
+    assert len(report.hands) == 1 and tuple(report.hands[0].values()) == DEAL1

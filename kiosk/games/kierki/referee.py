@@ -197,13 +197,13 @@ class KierkiReferee(Referee):
             raise InvalidActionError("'deal' event after the end of the match", input="deal")
         rec = self.record
         redeal = False
+        rulings: list[Ruling] = []
         if rec is not None and not rec.ended and not rec.void:
             if rec.cards_played or rec.trump is not None:
-                raise InvalidActionError(
-                    f"'deal' event while deal {rec.deal.number} is still being played; "
-                    "log a 'misdeal' first to deal it again", input="deal",
-                )
-            redeal = True  # dealt again before any card was played: a misdeal without a button press
+                rulings.extend(self._abandon(event, rec, dealer))
+                if self.finished:
+                    raise InvalidActionError("'deal' event after the end of the match", input="deal")
+            redeal = rec.void  # the same dealer dealt again: a misdeal without a button press
         if rec is not None and rec.void:
             redeal = True
         deal = self.deals[self.deal_index]
@@ -237,8 +237,28 @@ class KierkiReferee(Referee):
         else:
             who = f"{self._name(deal.first_player(dealer))} leads"
         again = " again" if redeal else ""
-        return [self._rule(event, "deal", f"deal {deal.number} ({deal.title}): {self._name(dealer)} "
-                           f"deals{again}; {who}", (dealer,))]
+        rulings.append(self._rule(event, "deal", f"deal {deal.number} ({deal.title}): {self._name(dealer)} "
+                                  f"deals{again}; {who}", (dealer,)))
+        return rulings
+
+    def _abandon(self, event: TableEvent, rec: _DealRecord, dealer: int) -> list[Ruling]:
+        """A new deal while ``rec`` is unfinished: by the same dealer it is dealt again
+        (discarded); by another seat the table moved on, and the deal is scored from what
+        was seen, which its fixed total then shows to be incomplete."""
+        deal = rec.deal
+        if rec.auditor is not None:
+            done = len(rec.auditor.history.completed)
+            seen = f"after {done} of 13 tricks ({rec.cards_played} cards seen)"
+        else:
+            seen = f"at turn {rec.turn_number}, with {len(rec.out)} player(s) out"
+        if dealer == rec.dealer or not rec.cards_played:
+            rec.void = True
+            self._flag(event, "wrong_count", f"deal {deal.number} was dealt again {seen}: it is discarded",
+                       None)
+            return []
+        self._flag(event, "wrong_count", f"deal {deal.number} was left unfinished {seen}: "
+                   "scored from the tricks seen; correct it if cards were missed", None)
+        return self._end_deal(event, rec)
 
     def _on_misdeal(self, event: TableEvent) -> list[Ruling]:
         rec = self._active(event)
