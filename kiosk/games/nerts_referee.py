@@ -313,6 +313,20 @@ class NertsReferee(Referee):
         self._cards[(text, seat)] = card
         return card
 
+    def _foreign(self, e: TableEvent, seat: int) -> bool:
+        """True (and an infraction) when the card is named with another seat's deck (§5: own cards only)."""
+        text = e.data["card"]
+        if "@" not in text:
+            return False
+        deck = Card.parse(text).deck
+        if deck == seat:
+            return False
+        owner = self.seats[deck] if deck < self.n else f"deck {deck}"
+        name = self.seats[seat]
+        self._breach(e, "own_cards_only", f"{name} played {owner}'s {Card.parse(text).display()}: a seat "
+                     f"moves only its own cards. {name}, give it back", seat)
+        return True
+
     def _source(self, text: Any) -> str:
         try:
             return self._sources[text]
@@ -335,7 +349,7 @@ class NertsReferee(Referee):
         src = self._source(data["from"]) if data.get("from") is not None else None
         t_lift = _lift_time(e) if "t_lift" in data else None
         hand = self._live_hand(e)
-        if hand is None or not self._may_land(e, hand, seat, card, t_lift):
+        if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
         name = self.seats[seat]
         # Where did it come from? Tracked: it must be available there.
@@ -532,7 +546,7 @@ class NertsReferee(Referee):
         kind, work = parse_destination(e.require("to"), self.opts.work_piles)
         t_lift = _lift_time(e) if "t_lift" in e.data else None
         hand = self._live_hand(e)
-        if hand is None or not self._may_land(e, hand, seat, card, t_lift):
+        if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
         name = self.seats[seat]
         if not hand.tracked:

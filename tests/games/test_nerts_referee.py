@@ -109,6 +109,15 @@ def test_illegal_plays_are_infractions_that_ask_for_the_card_back(card: str, pil
     assert foundation(report)["Cal"] == 0
 
 
+def test_a_card_of_another_deck_is_an_infraction() -> None:
+    lines = [header(), ev("1", "hand_start"), ev("2", "foundation_play", "Ana", card="AS@1", pile="S"),
+             ev("3", "foundation_play", "Ana", card="AS@0", pile="S"), ev("4", "hand_end")]
+    report = run(lines)
+    assert breaches(report, "own_cards_only") == [
+        "Ana played Ben's A♠: a seat moves only its own cards. Ana, give it back"]
+    assert foundation(report)["Ana"] == 1
+
+
 def test_a_seat_cannot_play_the_same_card_twice() -> None:
     lines = [header(), ev("1", "hand_start"), *plays("Ben", ["AH"], "H1", 2.0),
              *plays("Ben", ["AH"], "H2", 3.0)]
