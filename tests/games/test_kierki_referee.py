@@ -452,3 +452,17 @@ def test_same_dealer_dealing_again_mid_deal_discards_it() -> None:
     report = referee(deal1[:6] + again)
     assert "deal 1 was dealt again after 1 of 13 tricks (4 cards seen)" in only(report, "wrong_count").text
     assert len(report.hands) == 1 and tuple(report.hands[0].values()) == DEAL1
+
+
+def test_fan_tan_pass_sets_of_the_real_deal() -> None:
+    """§14.16: the sets stored for S's and E's passes, none contradicted by the cards shown."""
+    ref = KierkiGame().referee()
+    ref.feed_all(EVENTS)
+    rec = ref.record
+    assert rec is not None
+    stored = {seat: [(c.where, sorted(map(str, c.refuted_by))) for c in rec.claims.open_claims(seat)]
+              for seat in (1, 2)}
+    assert stored[2] == [(39, ["10H", "2H", "7D"]), (43, ["7D", "JH"]), (59, ["10D", "3D"]), (63, ["JD"]),
+                         (66, ["QD"])]
+    assert stored[1][0] == (14, sorted(["4S", "JS", "7H", "7D", "4C", "QC"]))
+    assert stored[1][-1] == (65, ["QD"])

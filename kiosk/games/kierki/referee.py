@@ -570,7 +570,7 @@ class KierkiReferee(Referee):
         fitting = rec.layout.fitting_cards()
         shown = " ".join(str(c) for c in sorted(fitting, key=lambda c: (c.suit, c.rank)))
         rec.claims.add(Claim(seat, rec.turn_number, None, fitting,
-                             f"{name} passed while holding none of {{{shown}}}", "illegal_pass"))
+                             f"{name} passed while {{{shown}}} fitted the layout", "illegal_pass"))
         rec.turn = seat
         self._advance_fan_turn(rec, seat)
         return []
