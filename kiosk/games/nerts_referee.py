@@ -109,6 +109,10 @@ def parse_destination(text: Any, work_piles: int) -> tuple[str, int]:
 
 def _seconds(value: Any, what: str) -> int:
     """Decimal seconds (as the log reader passes them: int, float or string) to nanoseconds."""
+    if type(value) is float and -1e6 < value < 1e6:
+        # Exact for up to nine decimals below a million seconds: the float's error is under
+        # 0.06 ns there, so rounding lands on the same whole nanosecond as the decimal would.
+        return round(value * NS_PER_S)
     if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
         raise InvalidActionError(f"{what!r} must be a number of seconds, got {value!r}", input=repr(value))
     try:
@@ -464,7 +468,8 @@ class NertsReferee(Referee):
     def _may_land(self, e: TableEvent, hand: _Hand, seat: int, card: Card | None, t_lift: int | None) -> bool:
         """Checks the call (§7.1) and the one-hand rule (§5) for a move landing now."""
         name = self.seats[seat]
-        what = f"{name}'s {card.display()}" if card is not None else f"{name}'s move"
+        if hand.phase != "play":
+            what = f"{name}'s {card.display()}" if card is not None else f"{name}'s move"
         if hand.phase == "stalemate":
             self._breach(e, "after_hand", f"{what} after the hand ended: take it back", seat)
             return False

@@ -3,6 +3,7 @@ onto a pile a King just completed, illegal plays, the call, and malformed events
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -237,3 +238,15 @@ def test_a_rejected_event_leaves_the_referee_unchanged() -> None:
         referee.feed(TableEvent("foundation_play", 2, seat="Ben", data={"card": "2Q", "pile": "S"}))
     referee.feed(TableEvent("foundation_play", 3, seat="Ben", data={"card": "2S", "pile": "S"}))
     assert referee.infractions == []
+
+
+def test_lift_times_read_as_floats_convert_to_exact_nanoseconds() -> None:
+    from decimal import Decimal
+
+    from kiosk.games.nerts_referee import _seconds
+
+    rng = random.Random(5)
+    for _ in range(20000):
+        ns = rng.randrange(0, 999_999 * 10**9)
+        text = f"{ns // 10**9}.{ns % 10**9:09d}"
+        assert _seconds(float(text), "t_lift") == ns == _seconds(Decimal(text), "t_lift"), text
