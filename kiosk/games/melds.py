@@ -399,13 +399,20 @@ def best_arrangement(
     search = _Search(pts, cap, wild_pts)
     best_value: int | None = None
     best_pick: tuple[tuple[int, ...], tuple[Card, ...]] = ((), ())
-    for n_free in range(len(wilds) + 1):
+    # A free wild card that no set uses is no better than one counting as itself, so
+    # at most ``cap`` per possible set are free; most free first, stop at penalty 0.
+    most_free = min(len(wilds), cap * (len(cards) // 3))
+    for n_free in range(most_free, -1, -1):
         for self_wilds in _wild_choices(wilds, len(wilds) - n_free):
             state = tuple(sorted(naturals + tuple(_code(c) for c in self_wilds)))
             value = search.solve(state, n_free)
             if best_value is None or value < best_value:
                 best_value = value
                 best_pick = (state, self_wilds)
+            if best_value == 0:
+                break
+        if best_value == 0:
+            break
     state, self_wilds = best_pick
     free_wilds = list(wilds)
     for c in self_wilds:
