@@ -200,27 +200,35 @@ class KierkiState(State[KierkiAction]):
         return list(self._card_actions(seat))
 
     def _card_actions(self, seat: int) -> list[PlayCard | Pass]:
+        cards = self._legal_cards(seat)
+        if not cards:
+            return [Pass(seat)]
+        return [PlayCard(seat, c) for c in cards]
+
+    def _legal_cards(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may play now; empty in Fan Tan means it must pass."""
         hand = self.hands[seat]
         if self.phase is Phase.PLAY:
             assert self.tricks is not None and isinstance(self.deal, TrickDeal)
-            cards = self.deal.legal_plays(
+            return self.deal.legal_plays(
                 hand, self.tricks.current, hearts_played=self.hearts_played, trump=self.trump
             )
-            return [PlayCard(seat, c) for c in cards]
         assert self.layout is not None
         if self.opening is not None:
-            return [PlayCard(seat, self.opening)]
-        fits = self.layout.playable(hand)
-        if not fits:
-            return [Pass(seat)]
-        return [PlayCard(seat, c) for c in fits]
+            return [self.opening]
+        return self.layout.playable(hand)
 
     def _is_legal(self, action: KierkiAction, player: int | None) -> bool:
+        # Checked without building the action list: apply_action runs this on every step.
         if player is None or player != self._current_player():
             return False
         if self.phase is Phase.NAME_TRUMP:
-            return isinstance(action, NameTrump)
-        return action in self._card_actions(player)
+            return isinstance(action, NameTrump) and isinstance(action.suit, Suit)
+        if isinstance(action, PlayCard):
+            return action.card in self._legal_cards(player)
+        if isinstance(action, Pass):
+            return self.phase is Phase.FAN_TAN and not self._legal_cards(player)
+        return False
 
     def _sample_chance(self, rng: random.Random) -> KierkiAction:
         if self.phase is Phase.CHOOSE_DEALER:
