@@ -75,7 +75,7 @@ class RummyReferee(Referee):
     """Referees a 3-13 Speed table log."""
 
     game_name = "rummy_3_13"
-    event_types = frozenset({"hand_start", "call", "draw", "hold", "discard", "match", "show"})
+    event_types = frozenset({"caller_draw", "hand_start", "call", "draw", "hold", "discard", "match", "show"})
 
     def __init__(self, seats: Sequence[str], options: Any) -> None:
         self.opts: RummyOptions = options
@@ -87,6 +87,8 @@ class RummyReferee(Referee):
         self.arrangements: list[dict[str, dict[str, object]]] = []
         self.rulings: list[Ruling] = []
         self.infractions: list[Infraction] = []
+        self.caller: str | None = None
+        self.caller_tied: list[str] = []
 
     # -- helpers --------------------------------------------------------------------
     @property
@@ -187,8 +189,34 @@ class RummyReferee(Referee):
         self._rule(e, "hand_start", f"hand {number}: {size} cards each, {_rank_symbol(size)}s wild",
                    hand=number)
 
+    def _on_caller_draw(self, e: TableEvent) -> None:
+        """Choosing the caller (§2): highest rank wins, A low and K high, ties draw again."""
+        raw = e.require("cards")
+        if not isinstance(raw, dict) or not raw:
+            raise InvalidActionError("'caller_draw' needs 'cards': each drawing seat's card", input=repr(raw))
+        drawn = {self.seats[self.seat_index(name)]: self._card(e, c, "cards") for name, c in raw.items()}
+        expected = self.caller_tied or list(self.seats)
+        if self.hand is not None or self.caller is not None:
+            self._infraction(e, "late_caller_draw", "the caller is chosen once, before the first hand")
+        elif set(drawn) != set(expected):
+            self._infraction(e, "caller_draw_seats", "every seat draws for the caller, and only tied seats "
+                             f"draw again: expected {', '.join(expected)}")
+        top = max(int(c.rank) for c in drawn.values())
+        tied = [name for name, c in drawn.items() if int(c.rank) == top]
+        if len(tied) > 1:
+            self.caller_tied = tied
+            self._rule(e, "caller_tie", f"{' and '.join(tied)} tie for the highest card: they draw again",
+                       tuple(tied))
+            return
+        self.caller, self.caller_tied = tied[0], []
+        self._rule(e, "caller", f"{tied[0]} is the caller (highest card {drawn[tied[0]].display()})",
+                   (tied[0],))
+
     def _on_call(self, e: TableEvent) -> None:
         h = self._need_hand(e)
+        if (self.opts.caller == "human" and self.caller is not None and e.seat is not None
+                and e.seat != self.caller):
+            self._infraction(e, "not_the_caller", f"{e.seat} called, but {self.caller} is the caller")
         word = e.require("call")
         if word not in ("draw", "discard"):
             raise InvalidActionError(f"'call' must be 'draw' or 'discard', got {word!r}", input=repr(word))
@@ -444,7 +472,8 @@ class RummyReferee(Referee):
             totals=totals,
             finished=finished,
             winners=self._winners() if finished else [],
-            extra={"arrangements": [dict(a) for a in self.arrangements]},
+            extra={"arrangements": [dict(a) for a in self.arrangements],
+                   **({"caller": self.caller} if self.caller else {})},
         )
 
 

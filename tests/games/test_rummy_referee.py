@@ -42,6 +42,7 @@ def test_example_log_is_refereed() -> None:
     assert report.totals == {"Ana": 0, "Ben": 0, "Cal": 23, "Dee": 34}
     assert report.finished and report.winners == ["Ana", "Ben"]
     assert [i.kind for i in report.infractions] == ["early_discard"]
+    assert report.extra["caller"] == "Ana"
     kinds = [r.kind for r in report.rulings]
     assert kinds.count("failed_match") == 1 and kinds.count("match") == 2
     assert report.extra["arrangements"][1]["Cal"]["orphans"] == ["2H"]
@@ -211,6 +212,44 @@ def test_documented_events_are_valid_for_this_referee() -> None:
     assert {e.type for e in events} == set(RummyReferee.event_types)
     ref = Rummy313Game({"hands": [3]}, seats=SEATS).referee()
     ref.feed_all(events)
-    assert [r.kind for r in ref.report().rulings][:2] == ["hand_start", "match"]
+    assert [r.kind for r in ref.report().rulings][:3] == ["caller", "hand_start", "match"]
     for kind in ("wrong_pile", "early_discard", "match_outside_window", "missing_card"):
         assert f"`{kind}`" in section
+
+
+def test_choosing_the_caller_highest_card_and_ties() -> None:
+    ref = _referee()
+    rulings = ref.feed(_ev(0, "caller_draw", cards={"Ana": "KS", "Ben": "KD", "Cal": "AH", "Dee": "9C"}))
+    assert rulings[0].kind == "caller_tie" and rulings[0].seats == ("Ana", "Ben")
+    rulings = ref.feed(_ev(1, "caller_draw", cards={"Ana": "2C", "Ben": "3C"}))
+    assert rulings[0].text == "Ben is the caller (highest card 3♣)"
+    ref.feed(_ev(2, "hand_start", piles=PILES))
+    ref.feed(_ev(3, "call", "Dee", call="draw"))
+    assert [i.kind for i in ref.report().infractions] == ["not_the_caller"]
+    assert ref.report().extra["caller"] == "Ben"
+
+
+def test_only_tied_seats_draw_again_for_the_caller() -> None:
+    ref = _referee()
+    ref.feed(_ev(0, "caller_draw", cards={"Ana": "KS", "Ben": "KD", "Cal": "AH", "Dee": "9C"}))
+    ref.feed(_ev(1, "caller_draw", cards={"Ana": "2C", "Cal": "3C"}))
+    assert [i.kind for i in ref.report().infractions] == ["caller_draw_seats"]
+
+
+def test_as_laid_out_show_scores_the_arrangement_shown() -> None:
+    ref = _referee(scoring_mode="as_laid_out")
+    ref.feed(_ev(0, "hand_start", piles=PILES))
+    ref.feed(_ev(1, "match", "Ana", sets=[["9S", "9D", "9H", "4H"]]))
+    ref.feed(_ev(2, "call", call="draw"))
+    for s in ("Ben", "Cal", "Dee"):
+        ref.feed(_ev(3, "draw", s, **{"from": "pool"}))
+    for s in ("Ben", "Cal", "Dee"):
+        ref.feed(_ev(4, "hold", s))
+    ref.feed(_ev(5, "call", call="discard"))
+    for s, c in (("Ben", "3D"), ("Cal", "QH"), ("Dee", "JD")):
+        ref.feed(_ev(5.5, "discard", s, card=c))
+    # Ben lays 6H 7H 8H as a run but leaves 4S out: he scores 4, though 0 was possible.
+    ref.feed(_ev(6, "show", "Ben", sets=[["6H", "7H", "8H"]], orphans=["4S"]))
+    ref.feed(_ev(6, "show", "Cal", sets=[["AC", "AD", "AS"]], orphans=["2H"]))
+    ref.feed(_ev(6, "show", "Dee", cards=["5S", "5H", "8C", "8D"]))
+    assert ref.report().hands == [{"Ana": 0, "Ben": 4, "Cal": 2, "Dee": 26}]
