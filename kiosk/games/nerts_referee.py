@@ -366,6 +366,10 @@ class NertsReferee(Referee):
                 self._breach(e, "not_available", f"{name}'s {card.display()} is not available in {name}'s "
                              f"layout (Nerts top, waste top or an exposed work card): take it back", seat)
                 return
+            duty = self._duty_problem(lay, ace=card.rank is Rank.ACE and pid not in hand.piles)
+            if duty:
+                self._breach(e, "illegal_play", f"{name}: {duty}. {name}, take back {card.display()}", seat)
+                return
         elif not card.is_joker and card in hand.on_foundation:
             self._breach(e, "seen_twice", f"{name}'s {card.display()} is already on a foundation: "
                          f"a misread, or a card from another deck", seat)
@@ -609,13 +613,20 @@ class NertsReferee(Referee):
             if not dest or not run_ok([action.card, *dest]):
                 base = dest[0].display() if dest else "an empty pile"
                 return f"{action.card.display()} cannot slide under {base}"
-        if opts.aces_compulsory:
+        return self._duty_problem(lay, fills=isinstance(action, Build) and action.source == "N" and not dest)
+
+    def _duty_problem(self, lay: SeatLayout, *, fills: bool = False, ace: bool = False) -> str:
+        """The compulsory move a seat skipped (``must_fill_from_nerts``, ``aces_compulsory``), or ''.
+
+        ``fills``: the move fills an empty work pile from the Nerts pile; ``ace``: it plays an Ace
+        to the centre.
+        """
+        if self.opts.must_fill_from_nerts and not fills and lay.nerts and any(not w for w in lay.work):
+            return "an empty work pile must first be filled from the Nerts pile (must_fill_from_nerts)"
+        if self.opts.aces_compulsory and not ace:
             for _, c in lay.available():
                 if c.rank is Rank.ACE:
                     return f"{c.display()} must go to the centre first (aces_compulsory)"
-        if opts.must_fill_from_nerts and lay.nerts and any(not w for w in lay.work):
-            if not (isinstance(action, Build) and action.source == "N" and not dest):
-                return "an empty work pile must first be filled from the Nerts pile (must_fill_from_nerts)"
         return ""
 
     def _on_search(self, e: TableEvent) -> None:
@@ -636,6 +647,10 @@ class NertsReferee(Referee):
         if not hand.tracked:
             return
         lay = hand.layouts[seat]
+        duty = self._duty_problem(lay)
+        if duty:
+            self._breach(e, "illegal_move", f"{name}: {duty}", seat)
+            return
         if e.type == "turn":
             if not lay.stock:
                 self._breach(e, "illegal_move", f"{name} turned an empty stock: recycle the waste first",

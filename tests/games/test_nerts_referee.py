@@ -250,3 +250,47 @@ def test_lift_times_read_as_floats_convert_to_exact_nanoseconds() -> None:
         ns = rng.randrange(0, 999_999 * 10**9)
         text = f"{ns // 10**9}.{ns % 10**9:09d}"
         assert _seconds(float(text), "t_lift") == ns == _seconds(Decimal(text), "t_lift"), text
+
+
+# -- a full log: the referee tracks every layout ---------------------------------------------
+
+def _full_log_start(**options: Any) -> list[str]:
+    """Ana's Nerts pile has A♥ on top; her work piles are 9H 8S KD 4D; Ben's deck is in order."""
+    from kiosk.games.cards import standard_deck
+
+    ana = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AH 9H 8S KD 4D".split()
+    rest = [c.face_str() for c in standard_deck() if c.face_str() not in ana]
+    deal = {"Ana": " ".join(ana + rest), "Ben": " ".join(c.face_str() for c in standard_deck())}
+    return [header(["Ana", "Ben"], **options), ev("1", "hand_start", deal=deal)]
+
+
+def test_full_log_moves_are_checked_against_the_layout() -> None:
+    lines = _full_log_start() + [
+        ev("2", "move", "Ana", card="8S", **{"from": "work2", "to": "work1"}),  # 8♠ on 9♥: legal
+        ev("3", "move", "Ana", card="4D", **{"from": "work4", "to": "work3"}),  # 4♦ on K♦: illegal
+        ev("4", "foundation_play", "Ana", card="5S", pile="S"),  # not in Ana's reach
+        ev("5", "foundation_play", "Ana", card="AH", pile="H"),  # Nerts top
+        ev("6", "move", "Ana", card="KC", **{"from": "nerts", "to": "work2"}),  # fills the emptied pile
+        ev("7", "turn", "Ana"),
+        ev("8", "hand_end"),
+    ]
+    report = run(lines)
+    assert breaches(report) == [
+        "Ana: 4♦ does not fit on K♦: take it back",
+        "Ana's 5♠ is not available in Ana's layout (Nerts top, waste top or an exposed work card): "
+        "take it back",
+    ]
+    assert report.hands == [{"Ana": 1 - 2 * 11, "Ben": -26}]
+
+
+def test_full_log_enforces_compulsory_aces_and_filling() -> None:
+    aces = run(_full_log_start(aces_compulsory=True) + [ev("2", "turn", "Ana")])
+    assert breaches(aces) == ["Ana: A♥ must go to the centre first (aces_compulsory)"]
+    fill = run(_full_log_start(must_fill_from_nerts=True) + [
+        ev("2", "move", "Ana", card="8S", **{"from": "work2", "to": "work1"}),
+        ev("3", "foundation_play", "Ana", card="AH", pile="H"),
+        ev("4", "move", "Ana", card="AH", **{"from": "nerts", "to": "work2"}),
+    ])
+    assert breaches(fill) == [
+        "Ana: an empty work pile must first be filled from the Nerts pile (must_fill_from_nerts). "
+        "Ana, take back A♥"]
