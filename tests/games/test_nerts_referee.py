@@ -294,3 +294,23 @@ def test_full_log_enforces_compulsory_aces_and_filling() -> None:
     assert breaches(fill) == [
         "Ana: an empty work pile must first be filled from the Nerts pile (must_fill_from_nerts). "
         "Ana, take back A♥"]
+
+
+def test_one_hand_rule_can_be_switched_off() -> None:
+    two_in_flight = [ev("1", "hand_start"),
+                     ev("5.0", "foundation_play", "Ana", card="AS", pile="S", t_lift="4.6"),
+                     ev("5.1", "foundation_play", "Ana", card="AH", pile="H", t_lift="4.7")]
+    assert len(breaches(run([header(["Ana", "Ben"]), *two_in_flight]), "one_hand")) == 1
+    assert breaches(run([header(["Ana", "Ben"], one_hand_rule=False), *two_in_flight]), "one_hand") == []
+
+
+def test_stalemate_after_zero_resets_ends_at_the_first_all_stuck() -> None:
+    lines = [header(["Ana", "Ben"], stalemate_after_resets=0), ev("1", "hand_start"),
+             ev("2", "stuck", "Ana"), ev("3", "stuck", "Ben")]
+    assert [r.kind for r in run(lines).rulings if r.kind in ("reset", "stalemate")] == ["stalemate"]
+
+
+def test_rotation_is_an_infraction_without_solo_rotation() -> None:
+    lines = [header(["Ana", "Ben"], solo_rotation=False), ev("1", "hand_start"), ev("2", "stuck", "Ana"),
+             ev("3", "rotate", "Ana")]
+    assert breaches(run(lines)) == ["Ana rotated the stock, but solo_rotation is off"]
