@@ -316,6 +316,8 @@ class Bridge:
 
     def _send_events(self):
         body = self._tx_body
+        if self._sent <= self._cnt[2] < self._ingested:
+            self._last_progress = self._raw_prev  # nothing was outstanding: the resend timer starts now
         while self._sent < self._ingested:
             seq = self._sent
             if seq < self._cnt[2]:

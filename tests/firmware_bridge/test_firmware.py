@@ -250,3 +250,18 @@ def test_garbage_and_bad_frames_from_the_host_are_skipped(mp: MicroPython) -> No
     board.poll()
     assert [m for m in board.received() if isinstance(m, SyncResponse)][0].token == 1
     assert int(mp.exec("print(b.rx_errors)")) >= 2
+
+
+def test_resend_timer_starts_when_an_event_is_sent_not_at_the_last_ack(mp: MicroPython) -> None:
+    board = boot(mp)
+    board.drive(0, 0)
+    board.poll()
+    board.send(Ack(next_event_seq=1))
+    board.advance(2_000_000)  # a long quiet spell after the last acknowledgement
+    board.poll()
+    board.received()
+    board.drive(0, 1)
+    board.poll()
+    board.advance(10_000)
+    board.poll()
+    assert [e.event_seq for e in edges(board.received())] == [1]
