@@ -125,6 +125,14 @@ class GnomingOptions(Options):
     youngest_seat: int = option(
         0, "index of the youngest player's seat, who starts round 1 (entered at the kiosk)")
 
+    def __post_init__(self) -> None:
+        # A deck given as a JSON object becomes sorted (card, copies) pairs, so options stay
+        # hashable and print the same way back into a log header.
+        if isinstance(self.deck, Mapping):
+            object.__setattr__(self, "deck", tuple(sorted((str(k), v) for k, v in self.deck.items())))
+        elif isinstance(self.deck, list):
+            object.__setattr__(self, "deck", tuple(tuple(p) if isinstance(p, list) else p for p in self.deck))
+
 
 def deck_counts(opts: GnomingOptions) -> dict[int | str, int]:
     """The copies of each card under the ``deck`` option (the publisher's counts by default).
@@ -134,7 +142,7 @@ def deck_counts(opts: GnomingOptions) -> dict[int | str, int]:
     """
     if opts.deck is None:
         return dict(GNOMING_COUNTS)
-    raw = dict(opts.deck) if not isinstance(opts.deck, Mapping) else opts.deck
+    raw = dict(opts.deck)
     out: dict[int | str, int] = {}
     for key, n in raw.items():
         k: int | str = key.upper() if isinstance(key, str) and not key.lstrip("-").isdigit() else int(key)
@@ -157,11 +165,15 @@ def check_options(opts: GnomingOptions) -> None:
         raise InvalidActionError("option 'hazard_flip_min_facedown' must be at least 1, got "
                                  f"{opts.hazard_flip_min_facedown}", input=str(opts.hazard_flip_min_facedown))
     if opts.deck is not None:
-        if not isinstance(opts.deck, (Mapping, tuple)):
-            raise InvalidActionError(f"option 'deck' must map cards to copies, got {opts.deck!r}",
-                                     input=repr(opts.deck))
+        bad = InvalidActionError("option 'deck' must map cards to copies, e.g. {\"8\": 13, \"HAZARD\": 3}, "
+                                 f"got {opts.deck!r}", input=repr(opts.deck))
+        if not isinstance(opts.deck, tuple):
+            raise bad
+        try:
+            raw = dict(opts.deck)
+        except (TypeError, ValueError):
+            raise bad from None
         known = ", ".join(str(k) for k in GNOMING_COUNTS)
-        raw = dict(opts.deck)
         for key, n in raw.items():
             try:
                 k: int | str = int(key)

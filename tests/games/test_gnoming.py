@@ -250,8 +250,12 @@ def test_options_are_checked_with_clear_messages() -> None:
         GnomingGame({"deck": {"8": 20}}, seats=3)
     with pytest.raises(InvalidActionError, match="youngest_seat"):
         GnomingGame({"youngest_seat": 4}, seats=3)
+    with pytest.raises(InvalidActionError, match="must map cards to copies"):
+        GnomingGame({"deck": 5})
     small = GnomingGame({"deck": {"8": 40, "HAZARD": 2}}, seats=2)
     assert len(small.new_initial_state().full_deck) == 42
+    again = GnomingGame({"deck": [list(p) for p in small.options.deck]}, seats=2)
+    assert again.options == small.options and hash(again.options) == hash(small.options)
 
 
 def test_bad_action_text_is_rejected() -> None:
