@@ -282,7 +282,9 @@ class HandScore:
     points: tuple[int, int]
     """Points won per team (0 to 4)."""
     made: bool
-    """True if the bidding team made its bid (or cannot be set after a revoke by the other team)."""
+    """True if the bidding team made its bid. Under ``revoke_policy = bid_setback`` a revoke
+    decides it: True when the other team revoked (the bidder cannot be set), False when the
+    bidding team revoked (it loses the bid whatever it won)."""
     deltas: tuple[int, int]
     """The score change per team before any ``nonbidder_score_cap`` (§8.5, §10)."""
     revoke_team: int | None = None
@@ -351,8 +353,9 @@ def score_hand(options: SmearOptions, *, bidder: int, bid: int, tricks: Sequence
     if revoke_team is not None and options.revoke_policy == "bid_setback":
         charged = revoke_team
         deltas[revoke_team] = -bid
-        if revoke_team != bt:
-            made = True  # the bidding team cannot be set when the other team revoked
+        # The bidding team cannot be set when the other team revoked, and is set
+        # (loses the bid, scores none of its Points) when it revoked itself (§10).
+        made = revoke_team != bt
     elif not made:
         deltas[bt] = -bid
     return HandScore(
