@@ -60,10 +60,12 @@ def decode(data: bytes) -> bytes:
             raise FrameError(f"zero byte inside a COBS frame at offset {i}", reason="cobs")
         end = i + code
         if end > n:
-            raise FrameError(f"COBS block of length {code} runs past the end of a {n}-byte frame", reason="cobs")
+            raise FrameError(f"COBS block of length {code} runs past the end of a {n}-byte frame",
+                             reason="cobs")
         chunk = data[i + 1 : end]
         if 0 in chunk:
-            raise FrameError(f"zero byte inside a COBS frame at offset {i + 1 + chunk.index(0)}", reason="cobs")
+            where = i + 1 + chunk.index(0)
+            raise FrameError(f"zero byte inside a COBS frame at offset {where}", reason="cobs")
         out += chunk
         i = end
         if code != 255 and i < n:

@@ -100,7 +100,8 @@ class EmulatedBoard:
     """
 
     def __init__(self, model: BoardModel | None = None, *, rng: random.Random | None = None,
-                 clock: Callable[[], int] = time.monotonic_ns, link: str | os.PathLike[str] | None = None) -> None:
+                 clock: Callable[[], int] = time.monotonic_ns,
+                 link: str | os.PathLike[str] | None = None) -> None:
         self.model = model or BoardModel()
         self.rng = rng or random.Random(1)
         self.clock = clock
@@ -197,6 +198,15 @@ class EmulatedBoard:
             self._parser.reset()
             self._plugged = True
             self._queue(self._hello(), self.clock())
+        self._wake()
+
+    def inject(self, data: bytes) -> None:
+        """Writes raw bytes to the host, as electrical noise or a confused board would."""
+        with self._lock:
+            self._order += 1
+            due = max(self.clock(), self._last_due)
+            self._last_due = due
+            heapq.heappush(self._out, _Pending(due, self._order, data))
         self._wake()
 
     @property

@@ -29,7 +29,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from firmware_bridge import cobs
 from firmware_bridge.crc import crc16_ccitt_false
@@ -262,7 +262,7 @@ class Configure:
         return cls(*cls.LAYOUT.unpack(data))
 
 
-Message = Union[Hello, HelloRequest, InputEdge, Heartbeat, SyncRequest, SyncResponse, Ack, Configure]
+Message = Hello | HelloRequest | InputEdge | Heartbeat | SyncRequest | SyncResponse | Ack | Configure
 """Any message of the protocol."""
 
 MESSAGE_TYPES: dict[int, type[Message]] = {

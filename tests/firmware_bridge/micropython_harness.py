@@ -30,7 +30,8 @@ def ensure_harness() -> str:
     """Returns the path of ``node``, installing the npm package if needed; skips without node."""
     node = shutil.which("node")
     if node is None:
-        pytest.skip("node is not installed: the firmware tests run MicroPython's WebAssembly port under Node.js")
+        pytest.skip("node is not installed: the firmware tests run MicroPython's WebAssembly port "
+                    "under Node.js")
     if not _PACKAGE.exists():
         npm = shutil.which("npm")
         if npm is None:
@@ -84,7 +85,8 @@ class MicroPython:
     def __enter__(self) -> MicroPython:
         return self
 
-    def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(self, t: type[BaseException] | None, e: BaseException | None,
+                 tb: TracebackType | None) -> None:
         self.close()
 
 
@@ -128,7 +130,9 @@ class FirmwareBoard:
 
     def received(self) -> list[Message]:
         """Decodes what the board wrote since the last call."""
-        data = bytes.fromhex(self.mp.exec("import binascii\nprint(binascii.hexlify(usb.take()).decode())").strip())
+        # MicroPython's bytes.hex() of b"" is b"", so hexlify and decode instead.
+        out = self.mp.exec("import binascii\nprint(binascii.hexlify(usb.take()).decode())")
+        data = bytes.fromhex(out.strip())
         return self.parser.data_received(data)
 
     def now_us(self) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -11,9 +11,9 @@ from firmware_bridge.protocol import (
     EDGE_APPROXIMATE,
     Ack,
     Configure,
+    Heartbeat,
     Hello,
     HelloRequest,
-    Heartbeat,
     InputEdge,
     SyncRequest,
     SyncResponse,
@@ -37,7 +37,7 @@ def boot(mp: MicroPython, **kw: int) -> FirmwareBoard:
     return board
 
 
-def edges(messages: list[object]) -> list[InputEdge]:
+def edges(messages: Sequence[object]) -> list[InputEdge]:
     return [m for m in messages if isinstance(m, InputEdge)]
 
 
@@ -129,7 +129,10 @@ def test_pulse_input_reports_strikes_only(mp: MicroPython) -> None:
     board.drive(2, 1)
     board.poll()
     got = edges(board.received())
-    assert [(e.input, e.flags, e.t_us) for e in got] == [(2, EDGE_ACTIVE, 1_000_000), (2, EDGE_ACTIVE, 1_043_000)]
+    assert [(e.input, e.flags, e.t_us) for e in got] == [
+        (2, EDGE_ACTIVE, 1_000_000),
+        (2, EDGE_ACTIVE, 1_043_000),
+    ]
 
 
 def test_configure_changes_the_lockout(mp: MicroPython) -> None:
