@@ -395,6 +395,11 @@ class SmearReferee(Referee):
             self._flag(event, "illegal_discard", f"{self.seats[seat]} showed discards twice in hand "
                        f"{hand.number}: the first ones stand", seat)
             return []
+        if n == 0:
+            # §6.1: without a blind nobody discards; such cards must not count for Game (§8.4).
+            self._flag(event, "illegal_discard", f"{self.seats[seat]} showed discards, but the game is "
+                       "played without a blind (blind_cards = 0): ignored", seat)
+            return []
         if len(cards) != n:
             self._flag(event, "illegal_discard", f"{self.seats[seat]} discarded {len(cards)} cards, but the "
                        f"game is played with a blind of {n}", seat)
