@@ -27,7 +27,7 @@ Glossary of the infraction kinds:
 - ``wrong_dealer``: a hand dealt by a seat other than the one due to deal;
 - ``point_total``: card points that cannot add up to 80 (a probable misread);
 - ``not_dealt``: a call or card after a misdeal or an all-pass, before the next deal (ignored);
-- ``illegal_misdeal``: a misdeal called after cards were played (ignored);
+- ``illegal_misdeal``: a misdeal called after the auction started (ignored);
 - ``after_game_over``: an event after the game was won (ignored).
 
 The event types are documented, with an example each, in ``docs/table-log.md``.
@@ -244,9 +244,11 @@ class SmearReferee(Referee):
 
     def _on_misdeal(self, event: TableEvent, seat: int | None) -> list[Ruling]:
         hand = self._need_hand(event)
-        if hand.tricks is not None and (hand.tricks.completed or hand.tricks.current.plays):
+        if hand.calls:
+            # §4.4: a misdeal is found before the auction starts; after the first call the hand stands.
             self._flag(event, "illegal_misdeal",
-                       f"misdeal called in hand {hand.number} after cards were played: ignored", seat)
+                       f"misdeal called in hand {hand.number} after the auction started: ignored "
+                       "(a misdeal must be called before the first bid or pass)", seat)
             return []
         hand.abandoned = "misdeal"
         self._rows.append((None, (0, 0), "misdeal"))
