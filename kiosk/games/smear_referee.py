@@ -533,6 +533,10 @@ class SmearReferee(Referee):
                 "low": None if h.low is None else names[h.low],
                 "jack": None if h.jack is None else names[h.jack],
                 "game": None if h.game is None else names[h.game],
+                # The cards that decided High and Low (smear.md §13's "Decided by" column).
+                "high_card": None if h.high_card is None else str(h.high_card),
+                "low_card": None if h.low_card is None else str(h.low_card),
+                "points": {names[0]: h.points[0], names[1]: h.points[1]},
                 "card_points": {names[0]: h.card_points[0], names[1]: h.card_points[1]},
                 "made": h.made,
                 "change": {names[0]: d[0], names[1]: d[1]},

@@ -333,6 +333,9 @@ def test_the_referee_reports_each_hand_as_the_model_scores_it(index: int) -> Non
         named = [None if t is None else names[t] for t in (hand.high, hand.low, hand.jack, hand.game)]
         assert [row["high"], row["low"], row["jack"], row["game"]] == named
         assert row["card_points"] == dict(zip(names, hand.card_points, strict=True))
+        assert row["points"] == dict(zip(names, hand.points, strict=True))
+        assert [row["high_card"], row["low_card"]] == [None if c is None else str(c)
+                                                       for c in (hand.high_card, hand.low_card)]
         assert row["made"] is hand.made and row["bid"] == hand.bid and row["trump"] == hand.trump.letter
     assert next(scored, None) is None
     assert report.extra["teams"] == dict(zip(names, state.scores, strict=True))
@@ -786,3 +789,20 @@ def test_12_2_an_illegal_trump_discard_under_only_if_over_six() -> None:
     report = referee_report(example_events(ex, EventClock()), blind_cards=3,
                             trump_discard_rule="only_if_over_six")
     assert kinds(report) == ["illegal_discard"] and "7S" in report.infractions[0].text
+
+
+# The "Decided by" cards and the Points of each worked example's table (§13).
+DECIDED_BY = {
+    "13.1": ("AH", "7H", (3, 1)), "13.2": ("AS", "7S", (4, 0)), "13.3": ("AC", "7C", (3, 1)),
+    "13.4": ("AS", "7S", (2, 1)), "13.5": ("9H", "9H", (0, 3)), "13.6": ("AS", "7S", (4, 0)),
+    "13.10": ("AS", "7S", (2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECIDED_BY))
+def test_12_the_referee_reports_the_cards_that_decided_high_and_low(name: str) -> None:
+    ex = EXAMPLES[name]
+    row = referee_report(example_events(ex, EventClock()), **ex.options).extra["hands"][0]
+    high, low, points = DECIDED_BY[name]
+    assert (row["high_card"], row["low_card"]) == (high, low)
+    assert row["points"] == {"NS": points[0], "EW": points[1]}
