@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kiosk.__main__ import main
+from kiosk.games.cards import standard_deck
 from kiosk.games.errors import InvalidActionError
 from kiosk.games.kierki import KierkiGame, KierkiReferee
 from kiosk.games.referee import Infraction, RefereeReport, TableEvent, replace_data
@@ -466,3 +469,38 @@ def test_fan_tan_pass_sets_of_the_real_deal() -> None:
                          (66, ["QD"])]
     assert stored[1][0] == (14, sorted(["4S", "JS", "7H", "7D", "4C", "QC"]))
     assert stored[1][-1] == (65, ["QD"])
+
+
+_card_names = [str(c) for c in standard_deck()]
+_fuzz_event = st.one_of(
+    st.builds(lambda s, c: ("play", s, {"card": c}), st.sampled_from(SEATS),
+              st.one_of(st.sampled_from(_card_names), st.text(max_size=3))),
+    st.builds(lambda s: ("pass", s, {}), st.sampled_from(SEATS)),
+    st.builds(lambda s, n: ("deal", s, {} if n is None else {"deal": n}), st.sampled_from(SEATS),
+              st.one_of(st.none(), st.integers(0, 13))),
+    st.builds(lambda s: ("misdeal", s, {}), st.sampled_from(SEATS)),
+    st.builds(lambda s, u: ("trump", s, {"suit": u}), st.sampled_from(SEATS),
+              st.sampled_from(["S", "H", "x", 3])),
+    st.builds(lambda s: ("collect", s, {}), st.one_of(st.none(), st.sampled_from(SEATS))),
+    st.builds(lambda s, cs: ("reveal", s, {"cards": cs}), st.sampled_from(SEATS),
+              st.lists(st.sampled_from(_card_names), max_size=3)),
+    st.just(("undo", None, {})),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, len(EVENTS)), st.lists(_fuzz_event, max_size=25))
+def test_any_event_stream_is_judged_or_rejected_cleanly(cut: int, extra: list[tuple[str, Any, Any]]) -> None:
+    """Whatever follows a prefix of the real match, each event is judged or rejected with
+    InvalidActionError (never another exception), and a rejected event changes nothing."""
+    ref = KierkiGame().referee()
+    ref.feed_all(EVENTS[:cut])
+    t = EVENTS[cut - 1].t_ns if cut else 0
+    for etype, seat, data in extra:
+        before = len(ref.events)
+        try:
+            ref.feed(TableEvent(etype, t, 0, seat, data))
+        except InvalidActionError:
+            assert len(ref.events) == before
+        report = ref.report()
+        assert len(report.seats) == 4

@@ -196,23 +196,25 @@ class KierkiReferee(Referee):
         if self.finished:
             raise InvalidActionError("'deal' event after the end of the match", input="deal")
         rec = self.record
-        redeal = False
-        rulings: list[Ruling] = []
-        if rec is not None and not rec.ended and not rec.void:
-            if rec.cards_played or rec.trump is not None:
-                rulings.extend(self._abandon(event, rec, dealer))
-                if self.finished:
-                    raise InvalidActionError("'deal' event after the end of the match", input="deal")
-            redeal = rec.void  # the same dealer dealt again: a misdeal without a button press
-        if rec is not None and rec.void:
-            redeal = True
-        deal = self.deals[self.deal_index]
+        # Everything is checked before anything changes, so a rejected event leaves no trace.
+        in_play = rec is not None and not rec.ended and not rec.void
+        abandon = rec is not None and in_play and bool(rec.cards_played or rec.trump is not None)
+        moves_on = rec is not None and abandon and dealer != rec.dealer and rec.cards_played > 0
+        index = self.deal_index + (1 if moves_on else 0)
+        if index >= len(self.deals):
+            raise InvalidActionError("'deal' event after the last deal of the match", input="deal")
+        deal = self.deals[index]
         number = event.get("deal")
         if number is not None and number != deal.number:
             raise InvalidActionError(
                 f"'deal' event says deal {number!r}, but the next deal is deal {deal.number} ({deal.title})",
                 input=repr(number),
             )
+        rulings: list[Ruling] = []
+        if abandon and rec is not None:
+            rulings.extend(self._abandon(event, rec, dealer))
+        # The same deal dealt again: before any card (a misdeal without a button press), or discarded.
+        redeal = rec is not None and (rec.void or (in_play and not abandon))
         expected = rec.dealer if redeal and rec is not None else self.next_dealer
         if expected is not None and dealer != expected:
             self._flag(event, "wrong_dealer",
