@@ -157,3 +157,10 @@ def test_bridge_pads_and_buttons_reach_the_queue_mapped_by_the_pin_map() -> None
 def test_bridge_map_rejects_unknown_ids() -> None:
     with pytest.raises(InputConfigError, match="out of range"):
         BridgeInputs("loop://", queue.SimpleQueue(), bindings={16: "call:0"})
+
+
+def test_kiosk_bridge_command_needs_a_port_or_emulate(capsys: pytest.CaptureFixture[str]) -> None:
+    from kiosk.__main__ import main
+
+    assert main(["bridge"]) == 2
+    assert "--url" in capsys.readouterr().err
