@@ -58,6 +58,8 @@ class BoardModel:
     """The firmware's lockout after an accepted edge."""
     turnaround_us: int = 40
     """Time the board takes to answer a sync request."""
+    frame_loss: float = 0.0
+    """Probability that a frame the board sends is lost or corrupted on the way."""
     inputs: int = 16
     board_id: bytes = bytes.fromhex("e6613897135c2a29")
     boot_id: int = 0x5EED0001
@@ -134,6 +136,8 @@ class EmulatedBoard:
         self._state = [False] * self.model.inputs
         self._next_heartbeat = 0
         self._plugged = False
+        self.muted = False
+        """While True the board sends nothing (hung firmware, USB still enumerated)."""
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self) -> str:
@@ -301,6 +305,8 @@ class EmulatedBoard:
             self._queue(hb, now)
         while self._out and self._out[0].due_ns <= now:
             item = heapq.heappop(self._out)
+            if self.muted or (m.frame_loss and self.rng.random() < m.frame_loss):
+                continue
             if self._master is not None:
                 try:
                     os.write(self._master, item.data)

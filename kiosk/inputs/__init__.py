@@ -8,6 +8,7 @@ pygame, the display or game state.
 """
 
 from kiosk.inputs.bridge import DEFAULT_BRIDGE_MAP, BridgeInputs, parse_bridge_map
+from kiosk.inputs.config import EMULATE, InputsConfig, InputSources, start_inputs
 from kiosk.inputs.debounce import LeadingEdge
 from kiosk.inputs.events import KINDS, NAV_CONTROLS, InputBinding, InputConfigError, InputEvent
 from kiosk.inputs.gpio import GpioInputs, TimestampedButton, edge_time_ns
@@ -17,10 +18,13 @@ __all__ = [
     "BridgeInputs",
     "DEFAULT_BRIDGE_MAP",
     "DEFAULT_KEYS",
+    "EMULATE",
     "GpioInputs",
     "InputBinding",
     "InputConfigError",
     "InputEvent",
+    "InputSources",
+    "InputsConfig",
     "KINDS",
     "KeyboardInput",
     "LeadingEdge",
@@ -29,4 +33,5 @@ __all__ = [
     "TouchInput",
     "edge_time_ns",
     "parse_bridge_map",
+    "start_inputs",
 ]

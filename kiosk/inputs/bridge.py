@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from firmware_bridge import BoardModel, BridgeEvent, BridgeHealth, BridgeReader, EmulatedBoard
 from kiosk.inputs.events import InputBinding, InputConfigError, InputEvent
@@ -24,7 +25,7 @@ DEFAULT_BRIDGE_MAP: dict[int | str, str] = {
 }
 
 
-def parse_bridge_map(mapping: Mapping[int | str, str]) -> dict[int, InputBinding]:
+def parse_bridge_map(mapping: Mapping[Any, str]) -> dict[int, InputBinding]:
     """Parses ``{input id: "kind:arg"}`` (ids as ints or digit strings, as TOML keys are).
 
     >>> parse_bridge_map({"9": "slap:1"})
@@ -54,7 +55,7 @@ class BridgeInputs:
         url: str,
         events: queue.SimpleQueue[InputEvent],
         *,
-        bindings: Mapping[int | str, str] | None = None,
+        bindings: Mapping[Any, str] | None = None,
         releases: bool = False,
         emulate: bool = False,
         model: BoardModel | None = None,

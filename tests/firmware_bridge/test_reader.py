@@ -154,3 +154,29 @@ def test_open_port_names_the_url_in_its_error() -> None:
         open_port("/nonexistent/tty")
     port = open_port("loop://")
     port.close()
+
+
+def test_a_lossy_line_still_delivers_every_event_once_and_in_order() -> None:
+    with EmulatedBoard(BoardModel(frame_loss=0.15)) as lossy:
+        q: queue.SimpleQueue[BridgeEvent] = queue.SimpleQueue()
+        with BridgeReader(lossy.link, on_event=q.put) as reader:
+            assert reader.wait_for(LinkState.CONNECTED, TIMEOUT)
+            now = time.monotonic_ns()
+            for k in range(40):
+                lossy.press(k % 16, at_ns=now + k * 3_000_000)
+            events = collect(q, 40)
+            assert reader.wait_until(lambda h: h.gaps > 0, TIMEOUT)
+    assert [e.event_seq for e in events] == list(range(40))
+
+
+def test_a_silent_board_is_lost_and_comes_back(board: EmulatedBoard) -> None:
+    q: queue.SimpleQueue[BridgeEvent] = queue.SimpleQueue()
+    with BridgeReader(board.link, on_event=q.put, silence_s=0.6) as reader:
+        assert reader.wait_for(LinkState.CONNECTED, TIMEOUT)
+        board.muted = True
+        board.press(1)
+        assert reader.wait_until(lambda h: h.state is LinkState.LOST and "no data" in h.last_error, TIMEOUT)
+        board.muted = False
+        (event,) = collect(q, 1)
+        assert reader.wait_for(LinkState.CONNECTED, TIMEOUT)
+    assert (event.input, event.event_seq) == (1, 0)

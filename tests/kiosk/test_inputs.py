@@ -16,10 +16,12 @@ from kiosk.inputs import (
     InputBinding,
     InputConfigError,
     InputEvent,
+    InputsConfig,
     KeyboardInput,
     LeadingEdge,
     TouchInput,
     edge_time_ns,
+    start_inputs,
 )
 
 
@@ -164,3 +166,47 @@ def test_kiosk_bridge_command_needs_a_port_or_emulate(capsys: pytest.CaptureFixt
 
     assert main(["bridge"]) == 2
     assert "--url" in capsys.readouterr().err
+
+
+def test_inputs_config_from_toml_table_and_its_errors() -> None:
+    cfg = InputsConfig.from_mapping({"gpio": {"GPIO17": "call:0"}, "bridge_url": "emulate", "lockout_ms": 10})
+    assert (cfg.gpio, cfg.bridge_url, cfg.lockout_ms) == ({"GPIO17": "call:0"}, "emulate", 10.0)
+    assert InputsConfig().bridge["8"] == "slap:0"
+    with pytest.raises(InputConfigError, match="'GPIO17'.*'call:first'"):
+        InputsConfig.from_mapping({"gpio": {"GPIO17": "call:first"}})
+    with pytest.raises(InputConfigError, match="lockout_ms"):
+        InputsConfig.from_mapping({"lockout_ms": "fast"})
+    with pytest.raises(InputConfigError, match="bridge input id 'x'"):
+        InputsConfig.from_mapping({"bridge": {"x": "call:0"}})
+
+
+def test_start_inputs_puts_every_source_on_one_queue(factory: MockFactory) -> None:
+    q: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
+    cfg = InputsConfig.from_mapping({"gpio": {"17": "call:0"}, "bridge_url": "emulate"})
+    with start_inputs(cfg, q, pin_factory=factory) as sources:
+        assert sources.bridge is not None and sources.bridge.board is not None
+        assert sources.bridge.reader.wait_for(LinkState.CONNECTED, 10)
+        factory.pin(17).drive_low()
+        sources.keyboard.key_down("escape", t_ns=1)
+        sources.bridge.board.press(9)
+        got = [q.get(timeout=10) for _ in range(3)]
+    assert sorted((e.source, e.kind, e.control) for e in got) == [
+        ("bridge", "slap", "1"), ("gpio", "call", "0"), ("keyboard", "nav", "back"),
+    ]
+
+
+def test_app_commands_from_input_events() -> None:
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from kiosk.app.commands import Key
+    from kiosk.app.inputs_adapter import command_for_input
+
+    call = command_for_input(InputBinding.parse("call:3").event("gpio", 10, 2))
+    assert call is not None and (call.key, call.seat, call.t_ns, call.err_ns) == (Key.CALL, 3, 10, 2)
+    stuck = command_for_input(InputBinding.parse("stuck:1").event("keyboard", 10))
+    assert stuck is not None and (stuck.key, stuck.seat) == (Key.STUCK, 1)
+    assert command_for_input(InputBinding.parse("nav:undo").event("touch", 1)).key is Key.UNDO  # type: ignore[union-attr]
+    assert command_for_input(InputBinding.parse("call:3").event("gpio", 10, pressed=False)) is None
+    assert command_for_input("not an input") is None
