@@ -98,7 +98,7 @@ class KioskConfig:
     headless: bool = False
     """Run with SDL's dummy drivers (no window, no sound device)."""
     frames: int = 0
-    """Stop after this many drawn frames (0: run until quit)."""
+    """Stop after this many passes of the loop, about one per 20 ms (0: run until quit)."""
     duration_s: float = 0.0
     """Stop after this many seconds (0: run until quit)."""
     screenshot: str = ""

@@ -141,15 +141,18 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         store.parent.mkdir(parents=True, exist_ok=True)
     source = config.camera
     replay_path: Path | None = None
+    camera: Any = None
     if source.startswith("replay:"):
         replay_path = Path(source.removeprefix("replay:")).expanduser()
     elif source == "simulator":
         replay_path = bundled_log()
     else:
-        raise KioskStartError(
-            f"camera {source!r}: live cameras need the vision pipeline (recognizer, tracker), not "
-            "in this build yet; use --camera replay:LOG.jsonl or the default simulated table"
-        )
+        from vision.sources import SourceError, open_source
+
+        try:
+            camera = open_source(source)
+        except SourceError as exc:
+            raise KioskStartError(str(exc)) from None
     feed: LogFeed | None = None
     header = None
     if replay_path is not None:
@@ -206,12 +209,16 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             app.set_mode(ChooseGameMode(config.game, dict(config.options)))
         if feed is not None:
             app.attach_feed(feed)
+        worker = None
+        if camera is not None:
+            worker = _start_camera(app, camera, config)
 
         start = time.monotonic()
         next_shot = start
+        passes = 0
 
         def until(a: App) -> bool:
-            nonlocal next_shot
+            nonlocal next_shot, passes
             now = time.monotonic()
             if config.screenshot_dir and now >= next_shot and a.frames:
                 folder = Path(config.screenshot_dir).expanduser()
@@ -220,7 +227,8 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
                 pygame.image.save(screen, str(path))
                 shots.append(str(path))
                 next_shot = now + config.screenshot_every_s
-            if config.frames and a.frames >= config.frames:
+            passes += 1
+            if config.frames and passes >= config.frames:
                 return True
             if config.headless and a.feed is not None and a.feed.done and _game_over_shown(a):
                 return True
@@ -231,6 +239,8 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         try:
             app.run(until=until)
         finally:
+            if worker is not None:
+                worker.stop()
             if config.screenshot:
                 pygame.image.save(screen, str(Path(config.screenshot).expanduser()))
                 shots.append(config.screenshot)
@@ -247,6 +257,44 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         totals=dict(report.totals) if report else {},
         screenshots=tuple(shots),
     )
+
+
+def _start_camera(app: Any, camera: Any, config: KioskConfig) -> Any:
+    """Starts the camera thread: frames -> vision pipeline -> the app's queue."""
+    from kiosk.app.camera import CameraWorker, marker_view
+
+    seats = list(app.session.seats) if app.session is not None else list(config.players)
+    pipeline = vision_pipeline()
+    if pipeline is None:
+        app.show_banner(
+            "Card recognition is not in this build: the camera serves calibration only",
+            seconds=None,
+            alarm=False,
+        )
+
+        def pipeline(frame: Any) -> list[Any]:
+            return []
+
+    worker = CameraWorker(
+        camera,
+        pipeline,
+        app.events,
+        retry_s=config.camera_retry_s,
+        calibration=lambda frame: marker_view(frame, seats=seats),
+    )
+    worker.start()
+    return worker
+
+
+def vision_pipeline() -> Any:
+    """The recognizer-and-tracker pipeline (frame -> table events) when this build has one."""
+    import importlib
+
+    try:
+        module = importlib.import_module("vision.pipeline")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, "build_pipeline", lambda: None)()
 
 
 def _game_over_shown(app: Any) -> bool:

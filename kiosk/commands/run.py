@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
     p.add_argument("--four-colour", action="store_true", default=None, help="four-colour suits")
     p.add_argument("--mute", action="store_true", default=None, help="start with sound off")
     p.add_argument("--headless", action="store_true", default=None, help="no window, no sound (SDL dummy)")
-    p.add_argument("--frames", type=int, help="stop after drawing N frames")
+    p.add_argument("--frames", type=int, help="stop after N passes of the loop (one every 20 ms at most)")
     p.add_argument("--duration", type=float, help="stop after this many seconds")
     p.add_argument("--pace", type=float, help="speed of a replayed or simulated table (1 = real time)")
     p.add_argument("--screenshot", metavar="PNG", help="save the last frame here when stopping")
