@@ -14,6 +14,9 @@ Example file::
     camera = "simulator"      # "simulator", "picamera2", "usb:0", a video file, or "replay:LOG.jsonl"
     store = "~/.local/share/kiosk/events.sqlite3"
 
+    [inputs]                  # see kiosk/inputs/config.py
+    gpio = { "GPIO17" = "call:0", "GPIO27" = "call:1", "GPIO22" = "nav:select" }
+
 >>> cfg = config_from_mapping({"display": "720x1280", "muted": True})
 >>> cfg.display_size, cfg.muted, cfg.game
 ((720, 1280), True, 'nerts')
@@ -111,6 +114,8 @@ class KioskConfig:
     """Append every ruling and banner to this text file as it happens."""
     pace: float = 1.0
     """Speed of a replayed or simulated table: 1 is real time, 2 twice as fast."""
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    """The ``[inputs]`` table: GPIO buttons, the Pico bridge, keys (see :mod:`kiosk.inputs.config`)."""
 
     @property
     def display_size(self) -> tuple[int, int]:
@@ -142,6 +147,14 @@ def config_from_mapping(values: Mapping[str, Any], *, source: str = "") -> Kiosk
             default = fields[key].default_factory()  # type: ignore[misc]
         kwargs[key] = _check(key, value, default, where)
     cfg = KioskConfig(**kwargs)
+    if cfg.inputs:
+        from kiosk.inputs.config import InputsConfig
+        from kiosk.inputs.events import InputConfigError
+
+        try:
+            InputsConfig.from_mapping(cfg.inputs)
+        except InputConfigError as exc:
+            raise ConfigError(f"{where}{exc}") from None
     try:
         _ = cfg.display_size
     except ConfigError as exc:

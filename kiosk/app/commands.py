@@ -6,22 +6,13 @@ commands and nothing else, so a screen works the same whichever button was
 pressed. A command keeps the input's monotonic time (``t_ns``) and
 uncertainty, which a seat's "Nerts!" call carries into the event log.
 
-The keyboard (on the display thread, where pygame's events must be read):
-
-==================  =============================================
-key                 command
-==================  =============================================
-arrows              UP / DOWN / LEFT / RIGHT
-Enter, Space        SELECT
-Escape, Backspace   BACK
-1 .. 8              CALL for seat 1..8 (the seat's "Nerts!" button)
-Shift + 1 .. 8      STUCK for seat 1..8
-U                   UNDO (the last ruling)
-S                   SCORES (the score sheet)
-H                   HISTORY
-M                   MUTE
-Q                   QUIT
-==================  =============================================
+Key presses are read on the display thread (pygame wants that) and go first
+through :class:`kiosk.inputs.KeyboardInput`, whose key map (``[inputs] keys``)
+makes the same input events as the buttons: ``1``..``8`` the seats' call
+buttons, ``F1``..``F8`` their stuck buttons, arrows, Return, Escape, ``u``
+(undo); the runner adds Tab (score sheet), End (history) and ``m`` (mute). A
+key that map does not bind falls back to :func:`command_for_key` below
+(``q`` quits).
 """
 
 from __future__ import annotations

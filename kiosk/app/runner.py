@@ -70,16 +70,26 @@ def _display(config: KioskConfig) -> Iterator[Any]:
         pygame.quit()
 
 
-class PygameInput:
-    """Reads the keyboard, touch and mouse on the display thread and turns them into commands.
+APP_KEYS: dict[str, str] = {"tab": "nav:scores", "end": "nav:history", "m": "nav:mute"}
+"""Keys added to the input keyboard map when ``[inputs] keys`` is not configured."""
 
-    pygame gives these events no time stamp of their own, so a command is stamped when the
-    loop reads it: at most one idle wait (20 ms) after the press. Seat buttons whose time
-    matters (a "Nerts!" call) come through the input queue with their edge time instead.
+
+class PygameInput:
+    """Reads the keyboard, touch and mouse on the display thread.
+
+    Key presses go to :class:`kiosk.inputs.KeyboardInput` (its key map, ``[inputs] keys``),
+    which puts the same input events on the queue as the buttons do; a key it does not bind
+    falls back to :func:`kiosk.app.commands.command_for_key` (Q quits). Taps and clicks on a
+    screen's touch targets become those targets' commands.
+
+    pygame gives these events no time stamp of their own, so they are stamped when the loop
+    reads them: at most one idle wait (20 ms) after the press. Seat buttons whose time
+    matters (a "Nerts!" call) come through GPIO or the bridge with their edge time instead.
     """
 
-    def __init__(self, painter: Any, clock: Any = time.monotonic_ns) -> None:
+    def __init__(self, painter: Any, keyboard: Any = None, clock: Any = time.monotonic_ns) -> None:
         self.painter = painter
+        self.keyboard = keyboard
         self.clock = clock
 
     def poll(self) -> Iterable[Any]:
@@ -93,6 +103,8 @@ class PygameInput:
             if event.type == pygame.QUIT:
                 out.append(Command(Key.QUIT, now))
             elif event.type == pygame.KEYDOWN:
+                if self.keyboard is not None and self.keyboard.key_down(pygame.key.name(event.key), now):
+                    continue
                 command = command_for_key(event.key, event.mod, now)
                 if command is not None:
                     out.append(command)
@@ -169,7 +181,9 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
 
         painter = SurfacePainter(screen)
         sounds = SoundCues(muted=config.muted)
-        inputs = PygameInput(painter)
+        events = events if events is not None else queue.SimpleQueue()
+        sources = _start_inputs(config, events)
+        inputs = PygameInput(painter, sources.keyboard)
         app = App(
             config,
             painter=painter,
@@ -241,6 +255,7 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         finally:
             if worker is not None:
                 worker.stop()
+            sources.close()
             if config.screenshot:
                 pygame.image.save(screen, str(Path(config.screenshot).expanduser()))
                 shots.append(config.screenshot)
@@ -257,6 +272,21 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         totals=dict(report.totals) if report else {},
         screenshots=tuple(shots),
     )
+
+
+def _start_inputs(config: KioskConfig, events: queue.SimpleQueue[Any]) -> Any:
+    """Starts the GPIO buttons and the Pico bridge of ``[inputs]`` (the keyboard is always there)."""
+    from kiosk.inputs import InputConfigError, InputsConfig, start_inputs
+
+    table = dict(config.inputs)
+    if "keys" not in table:
+        from kiosk.inputs import DEFAULT_KEYS
+
+        table["keys"] = {**DEFAULT_KEYS, **APP_KEYS}
+    try:
+        return start_inputs(InputsConfig.from_mapping(table), events)
+    except InputConfigError as exc:
+        raise KioskStartError(str(exc)) from None
 
 
 def _start_camera(app: Any, camera: Any, config: KioskConfig) -> Any:

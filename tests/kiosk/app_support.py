@@ -12,6 +12,7 @@ from pathlib import Path  # noqa: E402
 import pygame  # noqa: E402
 
 from kiosk.app.feeds import LogFeed  # noqa: E402
+from kiosk.app.inputs_adapter import command_for_input  # noqa: E402
 from kiosk.app.loop import App  # noqa: E402
 from kiosk.app.paint import Painter, RecordingPainter, SurfacePainter  # noqa: E402
 from kiosk.app.sound import SoundCues  # noqa: E402
@@ -53,6 +54,7 @@ def make_app(
         clock=clock or FakeClock(),
         sounds=SoundCues(muted=False, enabled=False),
         store_path=tmp_path / store,
+        translate=command_for_input,
     )
 
 

@@ -99,6 +99,31 @@ def test_a_seat_button_logs_its_call_with_the_button_time(tmp_path: Path) -> Non
     assert app.latencies_ns and app.latencies_ns[-1] == 7 * MS
 
 
+def test_a_key_press_reaches_the_screen_through_the_input_queue(tmp_path: Path) -> None:
+    from kiosk.app.runner import APP_KEYS, PygameInput
+    from kiosk.inputs import DEFAULT_KEYS, KeyboardInput
+
+    pygame.display.init()
+    pygame.display.set_mode((800, 480))
+    clock = FakeClock()
+    app = playing_app(tmp_path, clock)
+    keyboard = KeyboardInput(app.events, {**DEFAULT_KEYS, **APP_KEYS}, clock=clock)
+    keys = PygameInput(app.painter, keyboard, clock=clock)
+    app.poll = keys.poll
+    clock.advance(S)
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_3, mod=0, unicode="3", scancode=0))
+    assert app.step()
+    assert app.session is not None
+    logged = app.session.store.events()[-1]
+    assert (logged.type, logged.seat) == ("call", "Cal")
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB, mod=0, unicode="\t", scancode=0))
+    clock.advance(S)
+    app.step()
+    assert isinstance(app.mode, ScoreSheetMode)
+    pygame.display.quit()
+
+
 def test_the_button_map_from_the_seating_screen_decides_whose_call_it_is(tmp_path: Path) -> None:
     from kiosk.games.registry import find_game
 
