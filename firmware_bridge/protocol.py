@@ -3,7 +3,9 @@
 Glossary:
 
 - *frame*: one message on the wire: ``version | type | seq | payload | crc``,
-  COBS-encoded and followed by a ``0x00`` delimiter.
+  COBS-encoded, with a ``0x00`` delimiter before and after it (the leading one
+  ends whatever garbage or partial frame came before, so a frame that follows
+  noise is never lost; the empty frame between two delimiters is ignored).
 - *seq*: the sender's frame counter (16 bits, wraps), one per direction; the
   receiver uses it only to count frames lost on the wire.
 - *event seq*: the number the board gave an input event (32 bits, from 0 at
@@ -19,8 +21,8 @@ after the bytes it covers.
 
 >>> frame = encode_frame(Ack(next_event_seq=7), seq=1)
 >>> frame
-b'\\x04\\x01\\x07\\x01\\x02\\x07\\x01\\x01\\x01\\x03\\xeb\\xfc\\x00'
->>> decode_frame(frame[:-1])
+b'\\x00\\x04\\x01\\x07\\x01\\x02\\x07\\x01\\x01\\x01\\x03\\xeb\\xfc\\x00'
+>>> decode_frame(frame[1:-1])
 Ack(next_event_seq=7, resend=False)
 """
 
@@ -273,13 +275,13 @@ MESSAGE_TYPES: dict[int, type[Message]] = {
 
 
 def encode_frame(message: Message, seq: int) -> bytes:
-    """Returns the wire bytes of ``message``: COBS-encoded frame plus the ``0x00`` delimiter."""
+    """Returns the wire bytes of ``message``: the COBS-encoded frame between two ``0x00`` delimiters."""
     body = _HEADER.pack(PROTOCOL_VERSION, message.TYPE, seq & 0xFFFF) + message.payload()
     body += _CRC.pack(crc16_ccitt_false(body))
     if len(body) > MAX_FRAME:
         raise FrameError(f"{type(message).__name__} frame of {len(body)} bytes exceeds {MAX_FRAME}",
                          reason="oversized")
-    return cobs.encode(body) + b"\x00"
+    return b"\x00" + cobs.encode(body) + b"\x00"
 
 
 def decode_body(body: bytes) -> tuple[int, Message]:
@@ -309,7 +311,7 @@ def decode_body(body: bytes) -> tuple[int, Message]:
 
 
 def decode_frame(encoded: bytes) -> Message:
-    """Decodes one COBS-encoded frame (without its delimiter) into a message.
+    """Decodes one COBS-encoded frame (without its delimiters) into a message.
 
     Raises :class:`~firmware_bridge.errors.FrameError` naming what is wrong.
     """
@@ -326,7 +328,7 @@ class FrameParser:
 
     >>> p = FrameParser()
     >>> wire = encode_frame(SyncRequest(token=9), seq=3)
-    >>> p.data_received(b"junk\\x00" + wire[:4]), p.data_received(wire[4:])
+    >>> p.data_received(b"junk" + wire[:4]), p.data_received(wire[4:])
     ([], [SyncRequest(token=9)])
     >>> p.errors
     {'cobs': 1}

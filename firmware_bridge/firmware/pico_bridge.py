@@ -96,10 +96,12 @@ def crc16_ccitt_false(buf, n):
 
 
 def cobs_encode(src, n, dst):
-    # Writes the COBS encoding of src[:n] and a 0x00 delimiter into dst; returns the length.
-    code_at = 0
+    # Writes 0x00, the COBS encoding of src[:n], and 0x00 into dst; returns the length.
+    # The leading delimiter ends any partial frame the host holds (after a reconnect).
+    dst[0] = 0
+    code_at = 1
     code = 1
-    o = 1
+    o = 2
     for i in range(n):
         b = src[i]
         if b == 0:
@@ -180,7 +182,7 @@ class Bridge:
         self._rx_overflow = False
         self._rx_body = bytearray(MAX_ENCODED)
         self._tx_body = bytearray(MAX_FRAME)
-        self._tx_wire = bytearray(MAX_ENCODED + 2)
+        self._tx_wire = bytearray(MAX_ENCODED + 3)
         self._tx_view = memoryview(self._tx_wire)
         self.rx_errors = 0
         self._hb_due = bytearray(1)

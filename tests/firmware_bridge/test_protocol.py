@@ -57,8 +57,8 @@ def test_cobs_round_trip_has_no_zero(data: bytes) -> None:
 @given(messages, st.integers(0, 0xFFFF))
 def test_every_message_round_trips(message: Message, seq: int) -> None:
     wire = encode_frame(message, seq)
-    assert wire.endswith(b"\x00") and 0 not in wire[:-1]
-    assert decode_frame(wire[:-1]) == message
+    assert wire[0] == wire[-1] == 0 and 0 not in wire[1:-1]
+    assert decode_frame(wire[1:-1]) == message
 
 
 @given(st.lists(messages, min_size=1, max_size=8), st.data())
@@ -78,7 +78,8 @@ def test_frames_split_anywhere_decode_in_order(batch: list[Message], data: st.Da
 def test_garbage_never_raises_and_valid_frames_after_it_decode(
     garbage: bytes, batch: list[Message], chunk: int
 ) -> None:
-    wire = garbage + b"\x00" + b"".join(encode_frame(m, i) for i, m in enumerate(batch))
+    # No delimiter after the garbage: the frames' own leading 0x00 ends it.
+    wire = garbage + b"".join(encode_frame(m, i) for i, m in enumerate(batch))
     parser = FrameParser()
     got: list[Message] = []
     for i in range(0, len(wire), chunk):
@@ -96,16 +97,16 @@ def test_random_garbage_soak() -> None:
         noise = bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 80)))
         message = InputEdge(i, i % 16, 1, rng.getrandbits(64))
         expected.append(message)
-        got += [m for m in parser.data_received(noise + b"\x00" + encode_frame(message, i))
+        got += [m for m in parser.data_received(noise + encode_frame(message, i))
                 if isinstance(m, InputEdge) and m.event_seq == i and m == message]
     assert got == expected
     assert sum(parser.errors.values()) > 1000
 
 
 def corrupt(wire: bytes, index: int) -> bytes:
-    body = bytearray(cobs.decode(wire[:-1]))
+    body = bytearray(cobs.decode(wire[1:-1]))
     body[index] ^= 0x40
-    return cobs.encode(bytes(body)) + b"\x00"
+    return b"\x00" + cobs.encode(bytes(body)) + b"\x00"
 
 
 @pytest.mark.parametrize(
@@ -126,7 +127,7 @@ def test_bad_frames_are_counted_by_reason(wire: bytes, reason: str) -> None:
 def _raw_frame(version: int, type_: int, payload: bytes) -> bytes:
     body = bytes([version, type_, 0, 0]) + payload
     body += crc16_ccitt_false(body).to_bytes(2, "big")
-    return cobs.encode(body) + b"\x00"
+    return b"\x00" + cobs.encode(body) + b"\x00"
 
 
 @pytest.mark.parametrize(
@@ -142,7 +143,7 @@ def _raw_frame(version: int, type_: int, payload: bytes) -> bytes:
 )
 def test_well_framed_but_wrong_messages_are_rejected(wire: bytes, reason: str) -> None:
     with pytest.raises(FrameError) as info:
-        decode_frame(wire[:-1])
+        decode_frame(wire[1:-1])
     assert info.value.reason == reason
     parser = FrameParser()
     assert parser.data_received(wire) == []
