@@ -209,8 +209,7 @@ def _joker_declarations(layout: SeatLayout, source: str, piles: Sequence[PileLik
 def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptions) -> list[NertsAction]:
     """Every legal action of one seat (§6) against these foundation piles.
 
-    Pointless moves are left out: a whole work pile onto an empty one changes
-    nothing, and rotating a one-card stock neither. The order is fixed: plays,
+    Rotating a one-card stock changes nothing and is left out. The order is fixed: plays,
     builds, block moves (by source pile, card, destination), then stock moves,
     stuck, rotate and call.
     """
@@ -320,9 +319,11 @@ def _plain_blocks(work: Sequence[Sequence[Card]], partial: bool) -> list[tuple[i
                 k = upile[0].rank - need
                 if 0 <= k < len(upile) and (partial or k == 0) and _red(upile[k]) == red:
                     out.append((u, k, w))
-        elif partial:
+        else:
+            # Onto an empty pile any block may go (M6), the whole of another pile included.
             for u, upile in enumerate(work, start=1):
-                out.extend((u, k, w) for k in range(1, len(upile)))
+                if u != w:
+                    out.extend((u, k, w) for k in range(len(upile) if partial else min(1, len(upile))))
     out.sort()
     return out
 
@@ -334,7 +335,7 @@ def _any_blocks(work: Sequence[Sequence[Card]], partial: bool) -> list[tuple[int
         for k in starts:
             block = upile[k:]
             for w, wpile in enumerate(work, start=1):
-                if w == u or (not wpile and k == 0):
+                if w == u:
                     continue
                 if fits_on(wpile, block):
                     out.append((u, k, w))

@@ -110,8 +110,8 @@ def test_build_and_move_blocks() -> None:
     assert state.layouts[0].work[1] == parse_cards("9S 8H 7C") and state.layouts[0].work[0] == []
     state.apply_action(MoveBlock(0, Card.parse("9S"), 2, 0, 3))
     assert state.layouts[0].work[2] == parse_cards("10D 9S 8H 7C")
-    # A whole pile onto an empty one would change nothing, so it is not offered.
-    assert MoveBlock(0, Card.parse("10D"), 3, 0, 1) not in state.legal_actions(0)
+    # M6: any block, a whole pile included, may move onto an empty work pile.
+    assert MoveBlock(0, Card.parse("10D"), 3, 0, 1) in state.legal_actions(0)
     assert Build(0, Card.parse("AC"), "N", 1) in state.legal_actions(0)
 
 
