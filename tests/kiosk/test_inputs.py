@@ -210,3 +210,15 @@ def test_app_commands_from_input_events() -> None:
     assert command_for_input(InputBinding.parse("nav:undo").event("touch", 1)).key is Key.UNDO  # type: ignore[union-attr]
     assert command_for_input(InputBinding.parse("call:3").event("gpio", 10, pressed=False)) is None
     assert command_for_input("not an input") is None
+
+
+def test_kiosk_bridge_command_shows_events_and_health_of_an_emulated_board(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from kiosk.__main__ import main
+
+    assert main(["bridge", "--emulate", "--seconds", "2.5", "--every", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "emulated board on" in out
+    assert "e6613897135c2a29 fw 1.0.0-emulated: connected" in out
+    assert " press " in out and "seq 0" in out
