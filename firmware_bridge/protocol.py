@@ -52,6 +52,7 @@ __all__ = [
     "SyncResponse",
     "Ack",
     "Configure",
+    "Stop",
     "Message",
     "MESSAGE_TYPES",
     "encode_frame",
@@ -264,12 +265,32 @@ class Configure:
         return cls(*cls.LAYOUT.unpack(data))
 
 
-Message = Hello | HelloRequest | InputEdge | Heartbeat | SyncRequest | SyncResponse | Ack | Configure
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Host -> board: stop the bridge and give the USB serial port back to the MicroPython REPL.
+
+    The firmware turns Ctrl-C off (``0x03`` is data on this link), so ``mpremote``
+    cannot interrupt it; send this first to update the firmware
+    (``kiosk bridge --url PORT --stop-firmware``). A reset starts the bridge again.
+    """
+
+    TYPE: ClassVar[int] = 0x09
+    LAYOUT: ClassVar[struct.Struct] = struct.Struct("<")
+
+    def payload(self) -> bytes:
+        return b""
+
+    @classmethod
+    def from_payload(cls, data: bytes) -> Stop:
+        return cls()
+
+
+Message = Hello | HelloRequest | InputEdge | Heartbeat | SyncRequest | SyncResponse | Ack | Configure | Stop
 """Any message of the protocol."""
 
 MESSAGE_TYPES: dict[int, type[Message]] = {
     cls.TYPE: cls
-    for cls in (Hello, HelloRequest, InputEdge, Heartbeat, SyncRequest, SyncResponse, Ack, Configure)
+    for cls in (Hello, HelloRequest, InputEdge, Heartbeat, SyncRequest, SyncResponse, Ack, Configure, Stop)
 }
 """Message classes by type byte."""
 

@@ -44,6 +44,7 @@ T_SYNC_REQUEST = const(0x05)
 T_SYNC_RESPONSE = const(0x06)
 T_ACK = const(0x07)
 T_CONFIGURE = const(0x08)
+T_STOP = const(0x09)
 ALL_INPUTS = const(0xFF)
 
 EDGE_ACTIVE = const(0x01)
@@ -185,6 +186,7 @@ class Bridge:
         self._tx_wire = bytearray(MAX_ENCODED + 3)
         self._tx_view = memoryview(self._tx_wire)
         self.rx_errors = 0
+        self.running = True
         self._hb_due = bytearray(1)
         board = bytes(unique_id())
         self.board_id = (board + bytes(8))[:8]
@@ -257,10 +259,17 @@ class Bridge:
             self._send_heartbeat()
 
     def run(self):
-        """Runs the main loop for ever."""
-        while True:
+        """Runs the main loop until the host sends Stop."""
+        while self.running:
             self.poll()
             self._port.wait(self.idle_ms())
+
+    def stop(self):
+        """Stops the timer and the interrupts; the inputs are no longer watched."""
+        self.running = False
+        self._timer.deinit()
+        for pin in self._pins:
+            pin.irq(handler=None)
 
     def idle_ms(self):
         """How long the main loop may wait for the link before something else is due."""
@@ -402,6 +411,8 @@ class Bridge:
         elif type_ == T_ACK and plen == 5:
             seq, flags = struct.unpack_from("<IB", body, 4)
             self._ack(seq, flags & 1)
+        elif type_ == T_STOP and plen == 0:
+            self.stop()
         elif type_ == T_CONFIGURE and plen == 5:
             which, lock_us = struct.unpack_from("<BI", body, 4)
             for i in range(self._n):
@@ -461,8 +472,15 @@ class StdioPort:
     def wait(self, ms):
         self._poll.poll(ms)
 
+    def close(self):
+        micropython.kbd_intr(3)  # Ctrl-C works again: the REPL (and mpremote) can take over
+
 
 def main(inputs=DEFAULT_INPUTS):
-    """Runs the bridge on the USB serial port for ever (called from main.py)."""
+    """Runs the bridge on the USB serial port until the host sends Stop (called from main.py)."""
     micropython.alloc_emergency_exception_buf(100)
-    Bridge(StdioPort(), inputs).run()
+    port = StdioPort()
+    try:
+        Bridge(port, inputs).run()
+    finally:
+        port.close()

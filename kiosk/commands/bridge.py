@@ -5,7 +5,9 @@ arrives (input id, press or release, its time on ``CLOCK_MONOTONIC`` and the
 time's uncertainty) and the link's health (connected, syncing, lost; clock
 drift and residual) every ``--every`` seconds. ``--emulate`` runs an emulated
 board on a pty instead, with a player pressing a random input now and then, so
-the whole path can be seen without hardware.
+the whole path can be seen without hardware. ``--stop-firmware`` asks the board
+to stop and give its USB serial port back to the MicroPython REPL, so that
+``mpremote`` can update the firmware (a reset starts the bridge again).
 """
 
 from __future__ import annotations
@@ -17,7 +19,16 @@ import sys
 import time
 from typing import Any
 
-from firmware_bridge import BoardModel, BridgeEvent, BridgeReader, EmulatedBoard
+from firmware_bridge import (
+    BoardModel,
+    BridgeError,
+    BridgeEvent,
+    BridgeReader,
+    EmulatedBoard,
+    encode_frame,
+    open_port,
+)
+from firmware_bridge.protocol import Stop
 
 
 def register(sub: Any) -> None:
@@ -35,6 +46,8 @@ def register(sub: Any) -> None:
                    help="emulated USB latency jitter, ± µs (default 1000)")
     p.add_argument("--seconds", type=float, default=0.0, help="stop after this long (0: until Ctrl-C)")
     p.add_argument("--every", type=float, default=2.0, help="seconds between health lines (default 2)")
+    p.add_argument("--stop-firmware", action="store_true",
+                   help="stop the bridge firmware so mpremote can reach the REPL (until the board is reset)")
     p.set_defaults(func=run)
 
 
@@ -45,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.seconds < 0 or args.every <= 0:
         print("kiosk bridge: --seconds must be >= 0 and --every > 0", file=sys.stderr)
         return 2
+    if args.stop_firmware:
+        return stop_firmware(args.url)
     events: queue.SimpleQueue[BridgeEvent] = queue.SimpleQueue()
     board = None
     url = args.url
@@ -91,3 +106,22 @@ def format_event(event: BridgeEvent, start_ns: int) -> str:
     note = "  (edge inside the lockout: time approximate)" if event.approximate else ""
     return (f"{(event.t_ns - start_ns) / 1e9:12.6f} s  input {event.input:2d} {edge:8s} "
             f"±{event.t_err_ns / 1e6:.3f} ms  seq {event.event_seq}{note}")
+
+
+def stop_firmware(url: str) -> int:
+    """Sends :class:`~firmware_bridge.protocol.Stop` to the board on ``url``."""
+    if not url:
+        print("kiosk bridge: --stop-firmware needs --url (the board's serial port)", file=sys.stderr)
+        return 2
+    try:
+        port = open_port(url)
+        try:
+            port.write(encode_frame(Stop(), 0))
+            port.flush()
+        finally:
+            port.close()
+    except (BridgeError, OSError) as exc:
+        print(f"kiosk bridge: {exc}", file=sys.stderr)
+        return 2
+    print(f"stop sent to {url}: the board's USB serial is the MicroPython REPL until it is reset")
+    return 0

@@ -15,6 +15,7 @@ from firmware_bridge.protocol import (
     Hello,
     HelloRequest,
     InputEdge,
+    Stop,
     SyncRequest,
     SyncResponse,
 )
@@ -268,3 +269,15 @@ def test_resend_timer_starts_when_an_event_is_sent_not_at_the_last_ack(mp: Micro
     board.advance(10_000)
     board.poll()
     assert [e.event_seq for e in edges(board.received())] == [1]
+
+
+def test_stop_ends_the_main_loop_and_unhooks_the_inputs(mp: MicroPython) -> None:
+    board = boot(mp)
+    board.send(Stop())
+    board.poll()
+    assert mp.exec("print(b.running)").strip() == "False"
+    board.drive(0, 0)
+    board.advance(1_000_000)
+    board.poll()
+    assert board.received() == []  # no events, no heartbeats
+    assert int(mp.exec("print(M.IRQ_CALLS[0])")) == 0

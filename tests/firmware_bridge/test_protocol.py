@@ -21,6 +21,7 @@ from firmware_bridge.protocol import (
     HelloRequest,
     InputEdge,
     Message,
+    Stop,
     SyncRequest,
     SyncResponse,
     decode_frame,
@@ -39,6 +40,7 @@ messages: st.SearchStrategy[Message] = st.one_of(
     st.builds(SyncResponse, u32, u64, u64),
     st.builds(Ack, u32, st.booleans()),
     st.builds(Configure, st.integers(0, 255), u32),
+    st.just(Stop()),
 )
 
 

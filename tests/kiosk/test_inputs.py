@@ -222,3 +222,23 @@ def test_kiosk_bridge_command_shows_events_and_health_of_an_emulated_board(
     assert "emulated board on" in out
     assert "e6613897135c2a29 fw 1.0.0-emulated: connected" in out
     assert " press " in out and "seq 0" in out
+
+
+def test_kiosk_bridge_stop_firmware_sends_stop(capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+    import tty
+
+    from firmware_bridge.protocol import FrameParser, Stop
+    from kiosk.__main__ import main
+
+    master, slave = os.openpty()
+    try:
+        tty.setraw(slave)
+        assert main(["bridge", "--url", os.ttyname(slave), "--stop-firmware"]) == 0
+        assert FrameParser().data_received(os.read(master, 100)) == [Stop()]
+        assert "REPL" in capsys.readouterr().out
+        assert main(["bridge", "--url", "/nonexistent/tty", "--stop-firmware"]) == 2
+        assert "/nonexistent/tty" in capsys.readouterr().err
+    finally:
+        os.close(master)
+        os.close(slave)
