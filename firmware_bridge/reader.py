@@ -173,6 +173,8 @@ class BridgeReader:
         self._last_resend_ask: tuple[int, int] = (-1, 0)
         self._last_out: tuple[int, int] | None = None
         self._port: Any = None
+        self._greeted = False
+        """True once this connection's hello arrived: until then the board may be another boot."""
 
     # -- life cycle ------------------------------------------------------------------------
     def start(self) -> BridgeReader:
@@ -243,6 +245,7 @@ class BridgeReader:
     def _session(self, port: Any) -> None:
         self._parser.reset()
         self._pending_sync.clear()
+        self._greeted = False
         self._send(p.HelloRequest())
         last_rx = self.clock()
         hello_asked = last_rx
@@ -261,10 +264,10 @@ class BridgeReader:
                     self._set(frame_errors=errors)
             if now - last_rx > self.silence_s * 1e9:
                 raise _Drop(f"no data from the board for {self.silence_s:g} s")
-            if self._board is None and now - hello_asked > 0.5e9:
+            if not self._greeted and now - hello_asked > 0.5e9:
                 self._send(p.HelloRequest())
                 hello_asked = now
-            if self._board is not None and now >= self._next_sync:
+            if self._greeted and now >= self._next_sync:
                 self._ping(now)
 
     def _send(self, message: p.Message) -> None:
@@ -301,6 +304,7 @@ class BridgeReader:
         return False
 
     def _hello(self, hello: p.Hello, now: int) -> None:
+        self._greeted = True
         key = (hello.board_id, hello.boot_id)
         if key != self._board:
             if self._board is None or self._board[0] != hello.board_id or self._board[1] != hello.boot_id:
@@ -320,8 +324,8 @@ class BridgeReader:
         self._send(p.Ack(self._expected))
 
     def _edge(self, edge: p.InputEdge) -> bool:
-        if self._board is None:
-            return False
+        if not self._greeted or self._board is None:
+            return False  # whose events these are is known only from this connection's hello
         if edge.event_seq < self._expected or any(h.event_seq == edge.event_seq for h in self._held):
             self._set(duplicates=self._health.duplicates + 1)
             return False

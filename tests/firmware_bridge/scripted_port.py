@@ -14,6 +14,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import serial
+
 from firmware_bridge.protocol import FrameParser, Message, encode_frame
 
 __all__ = ["ScriptedPort"]
@@ -34,6 +36,13 @@ class ScriptedPort:
         """Every message the host wrote, in order."""
         self.unexpected: list[Message] = []
         self.closed = False
+        self.hung_up = False
+
+    def hang_up(self) -> None:
+        """The cable is pulled: the next read raises, as pyserial's does."""
+        with self._cond:
+            self.hung_up = True
+            self._cond.notify_all()
 
     def expect(self, request: Message | type, responses: Sequence[Response] = ()) -> None:
         """The host's next message of interest must equal ``request`` (or be of that type);
@@ -64,7 +73,9 @@ class ScriptedPort:
 
     def read(self, size: int = 1) -> bytes:
         with self._cond:
-            self._cond.wait_for(lambda: self._rx or self.closed, timeout=0.01)
+            self._cond.wait_for(lambda: self._rx or self.closed or self.hung_up, timeout=0.01)
+            if self.hung_up:
+                raise serial.SerialException("device disconnected")
             data = bytes(self._rx[:size])
             del self._rx[:size]
             return data

@@ -137,3 +137,28 @@ def test_a_reboot_resets_sequence_and_clock(
     assert (event.boot_id, event.event_seq, event.t_ns) == (8, 0, HOST_NS + 50_000)
     assert r.health.boot_id == 8
 
+
+
+def test_after_a_reconnect_events_wait_for_the_hello_that_says_whose_they_are() -> None:
+    first, second = ScriptedPort(), ScriptedPort()
+    for port in (first, second):
+        port.expect(HelloRequest(), [])
+    first.feed(hello(boot=7))
+    first.expect(Ack(0))
+    first.expect(SyncRequest, [pong])
+    ports = iter([first, second])
+    q: queue.SimpleQueue[BridgeEvent] = queue.SimpleQueue()
+    with BridgeReader("scripted://", on_event=q.put, clock=lambda: HOST_NS, sync=ClockSync(min_samples=1),
+                      opener=lambda url: next(ports), retry_s=0.01) as r:
+        first.feed(edge(0, MCU_US), edge(1, MCU_US + 1))
+        assert [q.get(timeout=5).event_seq for _ in range(2)] == [0, 1]
+        first.hang_up()
+        assert r.wait_for(LinkState.LOST, 5)
+        # The board rebooted while away: its event 2 comes before its hello.
+        second.feed(edge(2, 150))
+        second.expect(Ack(0))
+        second.expect(SyncRequest, [lambda req: SyncResponse(req.token, 100, 100)])
+        second.feed(hello(boot=8, nxt=3), edge(0, 110), edge(1, 120), edge(2, 150))
+        events = [q.get(timeout=5) for _ in range(3)]
+    assert [(e.boot_id, e.event_seq) for e in events] == [(8, 0), (8, 1), (8, 2)]
+    assert events[2].t_ns == HOST_NS + 50_000
