@@ -42,6 +42,7 @@ from kiosk.games.nerts_layout import (
     fits_on,
     foundation_accepts,
     implied_face,
+    recycle,
     reset_layout,
     rotate,
     run_ok,
@@ -186,8 +187,12 @@ class _Hand:
     t_call: int = 0
     counts: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
     penalties: list[int] = field(default_factory=list)
-    flights: dict[tuple[int, str], int] = field(default_factory=dict)
+    flights: dict[tuple[int, str | None], int] = field(default_factory=dict)
+    """The last landing time of each (seat, actor): a lift before it means two cards in flight."""
     actors: dict[int, set[str]] = field(default_factory=dict)
+    """The partners named in ``actor`` fields, per seat."""
+    refused: dict[Card, tuple[str, str | None]] = field(default_factory=dict)
+    """Cards sent back from a foundation (lost race, illegal play): the pile and their source (§6.1)."""
 
 
 class NertsReferee(Referee):
@@ -350,12 +355,17 @@ class NertsReferee(Referee):
                                          input=repr(pid))
             pid = str(pid)
         declared = self._declaration(e, card) if "as" in data else None
-        src = self._source(data["from"]) if data.get("from") is not None else None
+        off_pile = self._off_foundation(data.get("from"))
+        src = self._source(data["from"]) if data.get("from") is not None and off_pile is None else None
         t_lift = _lift_time(e) if "t_lift" in data else None
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
         name = self.seats[seat]
+        if off_pile is not None:
+            self._from_foundation(e, hand, seat, card, off_pile, pid)
+            return
+        hand.refused.pop(card, None)
         # Where did it come from? Tracked: it must be available there.
         if hand.tracked:
             lay = hand.layouts[seat]
@@ -369,6 +379,7 @@ class NertsReferee(Referee):
             duty = self._duty_problem(lay, ace=card.rank is Rank.ACE and pid not in hand.piles)
             if duty:
                 self._breach(e, "illegal_play", f"{name}: {duty}. {name}, take back {card.display()}", seat)
+                hand.refused[card] = (pid, src)
                 return
         elif not card.is_joker and card in hand.on_foundation:
             self._breach(e, "seen_twice", f"{name}'s {card.display()} is already on a foundation: "
@@ -385,6 +396,7 @@ class NertsReferee(Referee):
             if face.rank is not Rank.ACE and face is not _OPEN_ACE:
                 self._breach(e, "illegal_play", f"{name}'s {card.display()} cannot start foundation {pid}: "
                              f"only an Ace can. {name}, take it back", seat)
+                hand.refused[card] = (pid, src)
                 return
             pile = RefPile(pid, None if face is _OPEN_ACE else face.suit, 0)
             hand.piles[pid] = pile
@@ -399,6 +411,7 @@ class NertsReferee(Referee):
             return
         self._breach(e, "illegal_play", f"{name}'s {card.display()} on {pid}: {self._why_not(pile, face)}. "
                      f"{name}, take it back", seat)
+        hand.refused[card] = (pid, src)
 
     @staticmethod
     def _same_face(a: Card, b: Card) -> bool:
@@ -473,7 +486,7 @@ class NertsReferee(Referee):
         """Checks the call (§7.1) and the one-hand rule (§5) for a move landing now."""
         name = self.seats[seat]
         if hand.phase != "play":
-            what = f"{name}'s {card.display()}" if card is not None else f"{name}'s move"
+            what = f"{name}'s {card.display()}" if card is not None else f"{name}'s {e.type}"
         if hand.phase == "stalemate":
             self._breach(e, "after_hand", f"{what} after the hand ended: take it back", seat)
             return False
@@ -486,19 +499,26 @@ class NertsReferee(Referee):
                 how = "was in the air at the call" if t_lift is not None else \
                     "landed after the call with no lift time: presumed in the air"
                 self._rule(e.t_ns, "air", f"{what} {how}: it counts if legal", [seat])
-        actor = str(e.get("actor", name))
+        if card is None:
+            return True  # stock handling: the other hand may hold the stock (§5)
+        given = e.get("actor")
+        actor = None if given is None else str(given)
         acts = hand.actors.setdefault(seat, set())
-        if actor not in acts:
+        if actor is not None and actor not in acts:
             acts.add(actor)
             if len(acts) == 3:
                 self._breach(e, "one_hand", f"three players are moving {name}'s cards: a seat is one "
                              f"player or a partnership of two", seat)
-        if t_lift is not None:
-            key = (seat, actor)
-            last = hand.flights.get(key)
-            if self.opts.one_hand_rule and last is not None and t_lift < last:
-                self._breach(e, "one_hand", f"{actor} had two cards in flight at once (one hand only)", seat)
-            hand.flights[key] = e.t_ns
+        # A move with no actor named is checked against the seat's other unnamed moves, unless two
+        # partners are known: it may then be either of them.
+        key = (seat, actor)
+        last = hand.flights.get(key)
+        if (self.opts.one_hand_rule and t_lift is not None and last is not None and t_lift < last
+                and (actor is not None or len(acts) < 2)):
+            self._breach(e, "one_hand", f"{actor or name} had two cards in flight at once (one hand only)",
+                         seat)
+        # Every landing ends a flight, timed or not: a later card lifted before it overlapped it.
+        hand.flights[key] = e.t_ns
         return True
 
     def _stand(self, e: TableEvent, hand: _Hand, pile: RefPile, seat: int, card: Card, face: Card,
@@ -546,18 +566,55 @@ class NertsReferee(Referee):
             return
         self._rule(e.t_ns, "race", f"{self.seats[first]} first by {_ms(gap)} ms: {name}, take back "
                    f"{card.display()}", [first, seat])
+        hand.refused[card] = (pile.pid, src)
+
+    def _off_foundation(self, text: Any) -> str | None:
+        """The foundation pile a card was taken from, when ``from`` names one of this hand's piles
+        rather than a layout source (the raw text, else None)."""
+        hand = self.hand
+        if hand is None or not isinstance(text, str) or text not in hand.piles:
+            return None
+        try:
+            self._source(text)
+        except InvalidActionError:
+            return text
+        return None
+
+    def _from_foundation(self, e: TableEvent, hand: _Hand, seat: int, card: Card, pid: str, dest: str,
+                         back_to: str | None = None) -> None:
+        """A card moved off foundation ``pid`` (§5: no card leaves a foundation). A card the pile
+        refused may only go back to its own source (``back_to``, a work pile; any work pile when the
+        play did not say where it came from); anywhere else it was redirected (§6.1 ruling)."""
+        name = self.seats[seat]
+        refused = hand.refused.get(card)
+        if refused is not None and refused[0] == pid:
+            if back_to is not None and refused[1] in (back_to, None):
+                del hand.refused[card]
+                return
+            self._breach(e, "redirected", f"{name}'s {card.display()} went from {pid} straight to {dest}: "
+                         f"a card sent back must first return to where it came from. {name}, take it back",
+                         seat)
+            return
+        self._breach(e, "from_foundation", f"{name} took {card.display()} off foundation {pid}: no card "
+                     f"leaves a foundation. {name}, put it back on {pid}", seat)
 
     # -- layout moves ----------------------------------------------------------------------
     def _on_move(self, e: TableEvent) -> None:
         seat = self.seat_index(e.seat)
         card = self._card(e.require("card"), seat)
-        src = self._source(e.require("from"))
+        off_pile = self._off_foundation(e.require("from"))
+        src = self._source(e.data["from"]) if off_pile is None else ""
         kind, work = parse_destination(e.require("to"), self.opts.work_piles)
         t_lift = _lift_time(e) if "t_lift" in e.data else None
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
         name = self.seats[seat]
+        if off_pile is not None:
+            dest = f"{kind}{work}"
+            self._from_foundation(e, hand, seat, card, off_pile, dest, str(work) if kind == "work" else None)
+            return
+        hand.refused.pop(card, None)
         if not hand.tracked:
             if src == "N":
                 hand.nerts_out[seat] += 1
@@ -632,8 +689,9 @@ class NertsReferee(Referee):
     def _on_search(self, e: TableEvent) -> None:
         """M1 turn, M2 recycle, M10 rotate: searching moves that clear no stuck flag."""
         seat = self.seat_index(e.seat)
+        t_lift = _lift_time(e) if "t_lift" in e.data else None
         hand = self._live_hand(e)
-        if hand is None or not self._may_land(e, hand, seat, None, None):
+        if hand is None or not self._may_land(e, hand, seat, None, t_lift):
             return
         name = self.seats[seat]
         if e.type == "rotate":
@@ -659,11 +717,15 @@ class NertsReferee(Referee):
             turn_stock(lay, self.opts)
         elif e.type == "recycle":
             if lay.stock or not lay.waste:
-                self._breach(e, "illegal_move", f"{name} recycled with cards left in the stock", seat)
+                why = "with cards left in the stock" if lay.stock else "an empty waste"
+                self._breach(e, "illegal_move", f"{name} recycled {why}", seat)
                 return
-            lay.stock = lay.waste[::-1]
-            lay.waste = []
+            recycle(lay)
         else:
+            if not lay.stock:
+                self._breach(e, "illegal_move", f"{name} rotated an empty stock: recycle the waste first",
+                             seat)
+                return
             rotate(lay)
 
     # -- stuck, call, counts, end --------------------------------------------------------
@@ -705,7 +767,9 @@ class NertsReferee(Referee):
         if hand.phase != "play":
             self._breach(e, "late_call", f"{name} called after the hand ended: ignored", seat)
             return
-        if hand.tracked:
+        if hand.tracked and left != 0:
+            # An explicit nerts_left of 0 is the camera seeing the pile empty: its last card may still
+            # be in the air (lifted before the call, landing after it, §7.1), so tracking lags.
             left = len(hand.layouts[seat].nerts)
         if left:
             pen = self.opts.false_call_penalty
@@ -730,7 +794,7 @@ class NertsReferee(Referee):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
                 raise InvalidActionError(f"count {key!r} must be a whole number >= 0, got {value!r}",
                                          input=repr(value))
-        size = self.opts.nerts_pile_size + self.opts.jokers
+        size = self.opts.nerts_pile_size
         if nerts is not None and nerts > size:
             raise InvalidActionError(f"count 'nerts' {nerts} exceeds the Nerts pile size {size}",
                                      input=str(nerts))
