@@ -16,18 +16,20 @@ only rarely; each names its section.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from kiosk.games.cards import Card, Suit
-from kiosk.games.errors import IllegalActionError
+from kiosk.games.cards import Card, Suit, parse_cards
+from kiosk.games.errors import IllegalActionError, InvalidActionError
 from kiosk.games.kierki import (
     ChooseDealer,
     Deal,
@@ -37,9 +39,13 @@ from kiosk.games.kierki import (
     NameTrump,
     Pass,
     PlayCard,
+    match_deals,
     standings,
 )
+from kiosk.games.kierki.deals import NegativeDeal
 from kiosk.games.referee import RefereeReport, Ruling, TableEvent
+from kiosk.games.tricks import Trick
+from kiosk.tablelog import read_table_log
 
 SEATS = ("N", "E", "S", "W")
 
@@ -657,3 +663,120 @@ def test_referee_proves_exactly_the_breaches_of_a_sloppy_table() -> None:
     for kind in ("revoke", "illegal_lead", "illegal_pass", "failure_to_trump", "king_of_hearts_not_played"):
         assert cov.seen[f"proven {kind}"], f"the cross-check never proved a {kind}"
     assert replays, "replay_deal was never exercised"
+
+
+# -- short cases: rules that random play reaches rarely --------------------------------------------
+
+_, EXAMPLE = read_table_log(Path(__file__).resolve().parents[2] / "examples" / "kierki_example.jsonl")
+
+
+def before_deal(k: int) -> list[TableEvent]:
+    """The worked match's events (kierki.md §14) before the 'deal' event of deal ``k``."""
+    starts = [i for i, e in enumerate(EXAMPLE) if e.type == "deal"]
+    return list(EXAMPLE[: starts[k - 1]])
+
+
+def then(events: list[TableEvent], *steps: tuple[str, str, str | None]) -> list[TableEvent]:
+    """``events`` followed by (type, seat, card) steps, one second apart."""
+    out = list(events)
+    t = out[-1].t_ns if out else 0
+    for n, (etype, seat, card) in enumerate(steps, start=1):
+        out.append(TableEvent(etype, t + n * 1_000_000_000, 0, seat, {} if card is None else {"card": card}))
+    return out
+
+
+def judge(events: Sequence[TableEvent], options: Mapping[str, Any] | None = None) -> RefereeReport:
+    ref = KierkiGame(options).referee()
+    ref.feed_all(events)
+    return ref.report()
+
+
+def test_king_of_hearts_forced_on_a_heart_lead_once_the_ace_is_in_the_trick() -> None:
+    """§12 king_of_hearts_forced_discard (b): hearts led and AH already in the trick. W follows
+    with 3H and plays KH a trick later, which proves W held it; N's 2H stays a claim (N may lack KH)."""
+    events = then(before_deal(5), ("deal", "N", None), ("play", "E", "5H"), ("play", "S", "AH"),
+                  ("play", "W", "3H"), ("play", "N", "2H"), ("play", "S", "2S"), ("play", "W", "KH"))
+    assert judge(events).infractions == []
+    report = judge(events, {"king_of_hearts_forced_discard": True})
+    assert [(i.kind, i.seat) for i in report.infractions] == [("king_of_hearts_not_played", "W")]
+    assert report.infractions[0].text == (
+        "king of hearts not played by W in trick 1: hearts were led and AH was in the trick "
+        "and played 3H, not KH; proven in trick 2: W played KH")
+    # The strict path allows W nothing but KH there.
+    deal5 = [d for d in match_deals(KierkiOptions(king_of_hearts_forced_discard=True)) if d.number == 5][0]
+    assert isinstance(deal5, NegativeDeal)
+    trick = Trick.parse("E:5H S:AH", SEATS)
+    assert deal5.legal_plays(parse_cards("3H KH 2S"), trick, hearts_played=True) == parse_cards("KH")
+    assert deal5.legal_plays(parse_cards("3H KH 2S"), Trick.parse("E:5H", SEATS), hearts_played=True) \
+        == parse_cards("3H KH")
+
+
+def test_tied_final_scores_share_the_place_after_a_correction() -> None:
+    """§10: equal final scores share the place and all win; the kiosk invents no tie-break. The
+    standings and the winners follow the table's score corrections."""
+    events = list(EXAMPLE)
+    t = events[-1].t_ns
+    events.append(TableEvent("score_correction", t + 1, 0, "E", {"hand": 12, "score": 245}))
+    events.append(TableEvent("score_correction", t + 2, 0, "N", {"hand": 12, "score": 255}))
+    report = judge(events)
+    assert report.totals == {"N": -410, "E": 310, "S": -210, "W": 310}
+    assert report.winners == ["E", "W"]
+    assert [(e["place"], e["seat"]) for e in report.extra["standings"]] == [(1, "E"), (1, "W"), (3, "S"),
+                                                                             (4, "N")]
+    assert standings([0, 0, 0, 0]) == [(1, 0, 0), (1, 1, 0), (1, 2, 0), (1, 3, 0)]
+
+
+def test_half_totals_and_the_zero_sum_are_checked_at_the_end() -> None:
+    """§9: a misread QD (seen as KD, which keeps E the winner of trick 7 of deal 3) breaks the deal's
+    -240, the first half's -2600 and the match's 0; each is reported."""
+    events = list(EXAMPLE)
+    start = len(before_deal(3))
+    i = next(i for i, e in enumerate(events) if i > start and e.type == "play" and e.get("card") == "QD")
+    events[i] = TableEvent("play", events[i].t_ns, 0, events[i].seat, {"card": "KD"})
+    texts = [i.text for i in judge(events).infractions if i.kind == "misread"]
+    assert len(texts) == 3
+    assert "scores add up to -180" in texts[0] and "-240" in texts[0]
+    assert texts[1] == "the first half totals -2540, not -2600"
+    assert texts[2] == "the final scores add up to 60, not 0"
+
+
+def test_fan_tan_opening_card_is_played_first_by_whoever_holds_it() -> None:
+    """§12 fan_tan_opening = 7D: nobody may pass or play another card before 7D; its holder (S here)
+    plays it and the turn passes to S's left (W)."""
+    events = then(before_deal(12), ("deal", "W", None), ("pass", "N", None), ("play", "N", "7S"),
+                  ("play", "S", "7D"), ("play", "N", "7S"), ("play", "W", "8D"))
+    report = judge(events, {"fan_tan_opening": "7D"})
+    assert [(i.kind, i.seat) for i in report.infractions] == [("out_of_turn", "N"), ("misfit", "N"),
+                                                               ("out_of_turn", "N")]
+    assert "N passed, but the holder of 7D opens the deal" in report.infractions[0].text
+    assert "it is W's turn" in report.infractions[2].text
+    state = KierkiGame({"fan_tan_opening": "7D"}).new_initial_state()
+    play_until_fan_tan(state)
+    holder = next(s for s in range(4) if Card.parse("7D") in state.hand(s))
+    assert state.current_player() == holder
+    assert state.legal_actions() == [PlayCard(holder, Card.parse("7D"))]
+
+
+def play_until_fan_tan(state: KierkiState) -> None:
+    """Applies seeded random legal actions up to Fan Tan's first turn."""
+    rng = random.Random(7)
+    state.apply_action(ChooseDealer(3))
+    while state.deal_index < 11 or state.is_chance_node():
+        state.apply_action(state.sample_chance(rng) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+
+
+def test_no_trumps_cannot_be_named() -> None:
+    """§4: the dealer names one of the four suits; "no trumps" is not allowed (the strict path
+    offers the four suits only: checked in the cross-check above)."""
+    events = then(before_deal(8), ("deal", "W", None))
+    events.append(TableEvent("trump", events[-1].t_ns + 1, 0, "W", {"suit": "NT"}))
+    with pytest.raises(InvalidActionError, match=r"must be S, H, D or C \("):
+        judge(events)
+
+
+def test_options_cannot_change_during_a_match() -> None:
+    """The variants are chosen before the match and fixed for its whole length (§12)."""
+    game = KierkiGame({"revoke_policy": "replay_deal"})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.options.revoke_policy = "flag_only"  # type: ignore[misc]

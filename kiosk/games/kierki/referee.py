@@ -284,10 +284,16 @@ class KierkiReferee(Referee):
                 input="trump",
             )
         suit_text = event.require("suit")
-        if not isinstance(suit_text, str):
-            raise InvalidActionError(f"'trump' event: 'suit' must be S, H, D or C, got {suit_text!r}",
-                                     input=repr(suit_text))
-        suit = Suit.parse(suit_text)
+        try:
+            if not isinstance(suit_text, str):
+                raise InvalidActionError("not a string", input=repr(suit_text))
+            suit = Suit.parse(suit_text)
+        except InvalidActionError:
+            raise InvalidActionError(
+                f"'trump' event: invalid suit {suit_text!r}: 'suit' must be S, H, D or C "
+                "(\"no trumps\" is not allowed)",
+                input=repr(suit_text),
+            ) from None
         if rec.cards_played:
             raise InvalidActionError(
                 f"'trump' event after trick play began in deal {deal.number}: "
@@ -626,6 +632,20 @@ class KierkiReferee(Referee):
         return rulings
 
     # -- report --------------------------------------------------------------------------
+    def report(self) -> RefereeReport:
+        """The report with the table's score corrections applied; the winners and the
+        standings follow the corrected totals (§10: the highest final score wins, equal
+        scores share the place), not the totals before the corrections."""
+        rep = super().report()
+        totals = [rep.totals[s] for s in self.seats]
+        rep.extra["standings"] = [
+            {"place": p, "seat": self.seats[s], "score": v} for p, s, v in standings(totals)
+        ]
+        if rep.finished:
+            best = max(totals)
+            rep.winners = [self.seats[s] for s in range(N_SEATS) if totals[s] == best]
+        return rep
+
     def _totals(self) -> list[int]:
         totals = [0] * N_SEATS
         for scores in self.results.values():
