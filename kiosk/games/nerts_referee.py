@@ -676,14 +676,16 @@ class NertsReferee(Referee):
         """The compulsory move a seat skipped (``must_fill_from_nerts``, ``aces_compulsory``), or ''.
 
         ``fills``: the move fills an empty work pile from the Nerts pile; ``ace``: it plays an Ace
-        to the centre.
+        to the centre. With both options an Ace comes first, as in the strict engine's move generator.
         """
-        if self.opts.must_fill_from_nerts and not fills and lay.nerts and any(not w for w in lay.work):
-            return "an empty work pile must first be filled from the Nerts pile (must_fill_from_nerts)"
-        if self.opts.aces_compulsory and not ace:
+        if self.opts.aces_compulsory:
+            if ace:
+                return ""
             for _, c in lay.available():
                 if c.rank is Rank.ACE:
                     return f"{c.display()} must go to the centre first (aces_compulsory)"
+        if self.opts.must_fill_from_nerts and not fills and lay.nerts and any(not w for w in lay.work):
+            return "an empty work pile must first be filled from the Nerts pile (must_fill_from_nerts)"
         return ""
 
     def _on_search(self, e: TableEvent) -> None:

@@ -625,3 +625,18 @@ def test_a_partnership_move_without_a_named_partner_is_not_a_third_player() -> N
     assert breaches(report) == ["three players are moving T1's cards: a seat is one player or a "
                                 "partnership of two"]
     assert report.infractions[0].t_ns == 6_000_000_000  # Eli's card, not the unattributed one
+
+
+def test_with_both_compulsory_options_an_ace_comes_before_filling_on_both_paths() -> None:
+    prefix = NERTS_12 + " 5S AS 9H 8S AD"
+    state = dealt({0: prefix}, aces_compulsory=True, must_fill_from_nerts=True)
+    state.apply_action(Play(0, c("AS"), "1", None))  # work pile 1 is now empty
+    assert state.legal_actions(0) == [Play(0, c("AD"), "4", None)]
+    lines = full_start({"Ana": prefix}, aces_compulsory=True, must_fill_from_nerts=True) + [
+        ev("2", "foundation_play", "Ana", card="AS", pile="S", **{"from": "work1"}),
+        ev("3", "foundation_play", "Ana", card="AD", pile="D", **{"from": "work4"}),
+        ev("4", "move", "Ana", card="8S", **{"from": "work3", "to": "work2"}),
+        ev("5", "move", "Ana", card="5S", **{"from": "nerts", "to": "work1"})]
+    assert breaches(run(lines)) == [
+        "Ana: an empty work pile must first be filled from the Nerts pile (must_fill_from_nerts): "
+        "take it back"]
