@@ -614,6 +614,9 @@ class SloppyTable:
                     assert any(r.kind == "out" for r in rulings)
                     if len(out) == 2:
                         assert any(r.kind == "deal_end" for r in rulings)
+                        # §13.3: the kiosk asks the two players left to show their cards
+                        assert [set(r.seats) for r in rulings if r.kind == "show_cards"] == [
+                            {SEATS[s] for s in range(4) if s not in out}]
                         break
             number += 1
             turn = left(turn)

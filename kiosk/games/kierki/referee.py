@@ -545,6 +545,13 @@ class KierkiReferee(Referee):
                                       f"({_signed(prize)})", (seat,)))
             if len(rec.out) == 2:
                 rec.turn_number += 1
+                # §13.3: the two players left never play their cards, so the kiosk asks to see
+                # them; the 'reveal' events are checked against every stored pass.
+                left = [s for s in range(N_SEATS) if s not in rec.out]
+                rulings.append(self._rule(
+                    event, "show_cards", f"{' and '.join(self._name(s) for s in left)}: lay the cards "
+                    "you still hold face up; they are checked against your passes", left,
+                ))
                 rulings.extend(self._end_deal(event, rec))
                 return rulings
         self._advance_fan_turn(rec, seat)
