@@ -164,7 +164,7 @@ class NertsBot:
                 return next((a for a in actions if isinstance(a, Stuck)), None)
             if layout.stuck:
                 rot = [a for a in actions if isinstance(a, Rotate)]
-                if rot and self.rotations < len(layout.stock):
+                if rot and 2 <= len(layout.stock) and self.rotations < len(layout.stock):
                     self.rotations += 1
                     return rot[0]
                 return None

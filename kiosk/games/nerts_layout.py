@@ -209,9 +209,9 @@ def _joker_declarations(layout: SeatLayout, source: str, piles: Sequence[PileLik
 def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptions) -> list[NertsAction]:
     """Every legal action of one seat (§6) against these foundation piles.
 
-    Rotating a one-card stock changes nothing and is left out. The order is fixed: plays,
-    builds, block moves (by source pile, card, destination), then stock moves,
-    stuck, rotate and call.
+    Every move of the spec is offered, pointless ones too (a whole pile onto an empty
+    one, rotating a one-card stock). The order is fixed: plays, builds, block moves
+    (by source pile, card, destination), then stock moves, stuck, rotate and call.
     """
     plain = opts.jokers == 0 and all(p.suit is not None for p in piles)
     s = layout.seat
@@ -252,7 +252,7 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
         out.append(Recycle(s))
     if not layout.stuck:
         out.append(Stuck(s))
-    elif opts.solo_rotation and len(layout.stock) >= 2:
+    elif opts.solo_rotation and layout.stock:
         out.append(Rotate(s))
     if not layout.nerts:
         out.append(Call(s))

@@ -640,3 +640,10 @@ def test_with_both_compulsory_options_an_ace_comes_before_filling_on_both_paths(
     assert breaches(run(lines)) == [
         "Ana: an empty work pile must first be filled from the Nerts pile (must_fill_from_nerts): "
         "take it back"]
+
+
+def test_a_stuck_seat_may_rotate_a_one_card_stock() -> None:
+    state = dealt({}, stock_turn_count=34)
+    state.apply_action(Turn(0))  # 35 cards: one is left in the stock
+    state.apply_action(Stuck(0))
+    assert len(state.layouts[0].stock) == 1 and Rotate(0) in state.legal_actions(0)
