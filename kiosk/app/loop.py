@@ -245,7 +245,7 @@ class App:
             self.last_rulings = (self.last_rulings + rulings)[-8:]
             for r in rulings:
                 self._write_log(f"{format_seconds(r.t_ns)} s  {r.text}")
-        self.sounds.for_rulings(rulings)
+        self.sounds.for_rulings(rulings, self.session.header.game if self.session is not None else "")
         self._dirty |= self.mode.on_rulings(rulings)
         report = self.report()
         if report is not None and report.finished and getattr(self.mode, "name", "") != "game_over":

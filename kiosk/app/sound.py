@@ -19,7 +19,7 @@ import pygame
 
 from kiosk.games.referee import Ruling
 
-__all__ = ["SoundCues", "cue_for_kind", "CUE_NAMES"]
+__all__ = ["SoundCues", "cue_for", "cue_for_kind", "CUE_NAMES"]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,18 @@ _KIND_CUES: dict[str, str] = {
     "discard": "discard",
     "call_discard": "discard",
 }
+
+
+def cue_for(ruling: Ruling, game: str = "") -> str:
+    """The cue for one ruling of a game: 3-13's calls are spoken ("draw", "discard"),
+    Nerts' call gets the fanfare, other kinds as :func:`cue_for_kind`.
+
+    >>> cue_for(Ruling(0, "call", "final round: draw"), "rummy_3_13"), cue_for(Ruling(0, "call", ""), "nerts")
+    ('draw', 'fanfare')
+    """
+    if game == "rummy_3_13" and ruling.kind == "call":
+        return "discard" if "discard" in ruling.text else "draw"
+    return cue_for_kind(ruling.kind)
 
 
 def cue_for_kind(kind: str) -> str:
@@ -110,12 +122,12 @@ class SoundCues:
         if sound is not None:
             sound.play()
 
-    def for_rulings(self, rulings: list[Ruling]) -> None:
+    def for_rulings(self, rulings: list[Ruling], game: str = "") -> None:
         """Plays the one most important cue of a batch of rulings (a fanfare beats a chime)."""
         if not rulings:
             return
         order = ("game_over", "fanfare", "race", "tie", "infraction", "discard", "draw", "undo", "ruling")
-        cues = {cue_for_kind(r.kind) for r in rulings}
+        cues = {cue_for(r, game) for r in rulings}
         for cue in order:
             if cue in cues:
                 self.play(cue)

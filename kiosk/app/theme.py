@@ -111,7 +111,8 @@ class Layout:
 
     def card_size(self, role: TextRole = "key") -> tuple[int, int]:
         """A card glyph (rank and suit) big enough for a text role, in the 5:7 card ratio."""
-        h = round(self.px(role) * 1.45)
+        # Tall enough for the rank above the suit, each a line of "label" text.
+        h = max(round(self.px(role) * 1.45), math.ceil(2.3 * self.px("label")))
         return (round(h * 5 / 7), h)
 
 

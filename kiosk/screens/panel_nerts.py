@@ -18,7 +18,7 @@ from kiosk.app.paint import Painter
 from kiosk.app.theme import Layout, Palette
 from kiosk.games.nerts import FoundationView, NertsView, SeatView
 from kiosk.games.referee import RefereeReport
-from kiosk.screens.widgets import card_glyph
+from kiosk.screens.widgets import card_chip, card_glyph
 
 __all__ = ["draw_panel", "view_of"]
 
@@ -56,13 +56,28 @@ def view_of(referee: Any) -> NertsView:
                 nerts = len(hand.layouts[s].nerts)
             elif s < len(hand.nerts_out):
                 nerts = 0 if hand.caller == s else max(0, size - hand.nerts_out[s])
-        seat_views.append(SeatView(seat=name, nerts_count=nerts if nerts is not None else -1, nerts_top=None,
-                                   waste_top=None, work=(), stock_count=0, foundation_count=found[s],
-                                   stuck=stuck, total=totals[s]))
+        seat_views.append(
+            SeatView(
+                seat=name,
+                nerts_count=nerts if nerts is not None else -1,
+                nerts_top=None,
+                waste_top=None,
+                work=(),
+                stock_count=0,
+                foundation_count=found[s],
+                stuck=stuck,
+                total=totals[s],
+            )
+        )
     return NertsView(
-        hand=getattr(referee, "hands_played", 0), phase=hand.phase if hand is not None else "deal",
-        foundations=tuple(piles), seats=tuple(seat_views), resets=hand.resets if hand is not None else 0,
-        hand_scores=tuple(tuple(h) for h in getattr(referee, "hand_scores", [])), winners=(), last_end="",
+        hand=getattr(referee, "hands_played", 0),
+        phase=hand.phase if hand is not None else "deal",
+        foundations=tuple(piles),
+        seats=tuple(seat_views),
+        resets=hand.resets if hand is not None else 0,
+        hand_scores=tuple(tuple(h) for h in getattr(referee, "hand_scores", [])),
+        winners=(),
+        last_end="",
     )
 
 
@@ -105,6 +120,9 @@ def _foundations(p: Painter, rect: pygame.Rect, view: Any, lay: Layout, pal: Pal
         w, h = w - 2, round((w - 2) * 7 / 5)
     w, h = max(w, min_w), max(h, min_h)
     per_row = max(1, (area.width + gap) // (w + gap))
+    if -(-len(piles) // per_row) * (h + count_h + gap) > area.height + gap:
+        _foundation_chips(p, area, piles, lay, pal)
+        return
     for i, pile in enumerate(piles):
         row, col = divmod(i, per_row)
         r = pygame.Rect(area.left + col * (w + gap), area.top + row * (h + count_h + gap), w, h)
@@ -114,6 +132,24 @@ def _foundations(p: Painter, rect: pygame.Rect, view: Any, lay: Layout, pal: Pal
             break
         card_glyph(p, r, str(pile.top), lay, pal, dim=bool(pile.complete))
         p.text(str(pile.cards), (r.centerx, r.bottom), label_px, pal.dim, "midtop")
+
+
+def _foundation_chips(p: Painter, area: pygame.Rect, piles: list[Any], lay: Layout, pal: Palette) -> None:
+    """Many piles on a small screen: each pile's top as a one-line chip, row after row."""
+    px = lay.px("body")
+    h = p.fonts.get(px).get_linesize()
+    x, y = area.left, area.top
+    for i, pile in enumerate(piles):
+        w = p.measure("10♥", px)[0] + 2 * lay.margin
+        if x + w > area.right:
+            x, y = area.left, y + h + lay.margin // 2
+        if y + h > area.bottom:
+            p.text(
+                f"+{len(piles) - i} more", (area.right, area.bottom), lay.px("label"), pal.dim, "bottomright"
+            )
+            return
+        card_chip(p, (x, y), str(pile.top), px, lay, pal, anchor="topleft")
+        x += w
 
 
 def _seats(p: Painter, rect: pygame.Rect, view: Any, lay: Layout, pal: Palette) -> None:

@@ -30,15 +30,30 @@ Panel = Callable[[Painter, pygame.Rect, Any, RefereeReport, Layout, Palette], No
 PANELS: dict[str, Panel] = {}
 """Game name -> its panel; games without one get the seat list."""
 
+TABLE_SHARE: dict[str, float] = {"gnoming": 0.64}
+"""Share of a landscape screen's width the game's table takes (the rest shows the rulings)."""
+
 SEAT_EVENTS: dict[str, dict[Key, str]] = {
     "nerts": {Key.CALL: "call", Key.STUCK: "stuck"},
+    "rummy_3_13": {Key.CALL: "call"},
 }
-"""Game name -> which event a seat's button logs (the Nerts call, a stuck declaration)."""
+"""Game name -> which event a seat's button logs (the Nerts call, a stuck declaration, the 3-13
+caller's "draw" / "discard")."""
 
 
 VIEWS: dict[str, Callable[[Any], Any]] = {}
 """Game name -> a function building the public view from that game's referee (for referees
 that do not offer ``public_view()`` themselves)."""
+
+
+def _rummy_call(referee: Any) -> dict[str, Any]:
+    from kiosk.screens.panel_rummy import next_call
+
+    return {"call": next_call(referee)}
+
+
+CALL_DATA: dict[str, Callable[[Any], dict[str, Any]]] = {"rummy_3_13": _rummy_call}
+"""Game name -> the fields of the event a seat's call button logs (3-13: the caller's next word)."""
 
 
 def public_view(referee: Any, game: str = "") -> Any:
@@ -92,11 +107,13 @@ class PlayMode(Mode):
             return False
         t = command.t_ns or app.now()
         if key in (Key.CALL, Key.STUCK) and command.seat is not None:
-            etype = SEAT_EVENTS.get(session.header.game, {}).get(key)
+            game = session.header.game
+            etype = SEAT_EVENTS.get(game, {}).get(key)
             seat_index = app.button_map.get(command.seat, command.seat)
             if etype is None or seat_index >= len(session.seats):
                 return False
-            app.record(etype, t, seat=session.seats[seat_index], err_ns=command.err_ns)
+            data = CALL_DATA[game](session.referee) if game in CALL_DATA and key is Key.CALL else {}
+            app.record(etype, t, seat=session.seats[seat_index], err_ns=command.err_ns, data=data)
             return True
         if key is Key.UNDO:
             app.undo(t)
@@ -145,7 +162,8 @@ class PlayMode(Mode):
         if lay.portrait:
             table, side = split(area, 0.62, vertical=False, gap=2 * lay.margin)
         else:
-            table, side = split(area, 0.52, vertical=True, gap=2 * lay.margin)
+            share = TABLE_SHARE.get(session.header.game, 0.52)
+            table, side = split(area, share, vertical=True, gap=2 * lay.margin)
         panel = PANELS.get(session.header.game)
         view = public_view(session.referee, session.header.game)
         if panel is not None and view is not None:

@@ -14,7 +14,7 @@ import pygame
 from kiosk.app.commands import Command
 from kiosk.app.paint import Painter
 from kiosk.app.theme import Color, Layout, Palette
-from kiosk.games.cards import Card, Suit
+from kiosk.games.cards import Card, GnomeCard, Suit
 from kiosk.games.errors import GameError
 from kiosk.games.referee import Ruling
 
@@ -22,6 +22,7 @@ __all__ = [
     "title_bar",
     "touch_bar",
     "card_glyph",
+    "card_chip",
     "card_label",
     "ruling_lines",
     "score_table",
@@ -91,16 +92,27 @@ def card_label(text: str) -> tuple[str, str]:
     """The rank and suit letter to print for a card in notation (``"10H"`` -> ``("10", "H")``);
     non-standard cards (jokers, Gnoming cards) come back whole with an empty suit.
 
-    >>> card_label("10H"), card_label("qs@2"), card_label("G-3")
-    (('10', 'H'), ('Q', 'S'), ('G-3', ''))
+    >>> card_label("10H"), card_label("qs@2"), card_label("G-3"), card_label("HAZARD")
+    (('10', 'H'), ('Q', 'S'), ('-3', ''), ('Hz', ''))
     """
     try:
         card = Card.parse(text)
     except (GameError, ValueError):
-        return (text, "")
+        return (_gnome_label(text), "")
     if card.is_joker or card.suit is None:
         return ("JK", "")
     return (card.rank.symbol, card.suit.letter)
+
+
+def _gnome_label(text: str) -> str:
+    """A Gnoming card's short face: its value, ``Hz`` (Hazard) or ``Mu`` (Mulligan)."""
+    try:
+        card = GnomeCard.parse(text)
+    except (GameError, ValueError):
+        return text
+    if card.value is not None:
+        return str(card.value)
+    return "Hz" if card.is_hazard else "Mu"
 
 
 def card_glyph(
@@ -141,6 +153,20 @@ def card_glyph(
         "center",
         min_px=lay.px("label"),
     )
+
+
+def card_chip(p: Painter, pos: tuple[int, int], text: str, px: int, lay: Layout, pal: Palette,
+              anchor: str = "midright") -> pygame.Rect:
+    """Draws a card as one line on a small white chip (``Q♣``), for rows where a full card does not
+    fit; returns the chip's rectangle."""
+    rank, suit = card_label(text)
+    label = rank + (Suit.parse(suit).symbol if suit else "")
+    w, h = p.measure(label, px)
+    chip = pygame.Rect(0, 0, w + lay.margin, h)
+    setattr(chip, anchor, pos)
+    p.box(chip, pal.card_face, 0, radius=4)
+    p.text(label, chip.center, px, pal.suit_colour(suit) if suit else pal.card_edge, "center")
+    return chip
 
 
 def ruling_lines(
