@@ -69,6 +69,9 @@ NERTS_EVENT_TYPES = frozenset({
 })
 
 _SOURCES = {"nerts": "N", "n": "N", "waste": "W", "w": "W"}
+_BACKWARD = {**_SOURCES, "stock": "S"}
+"""Places a card may not be moved to (§6 forbidden moves), but where a refused card returns."""
+_PLACE = {"N": "Nerts pile", "W": "waste", "S": "stock"}
 
 
 def parse_source(text: Any, work_piles: int) -> str:
@@ -583,12 +586,13 @@ class NertsReferee(Referee):
     def _from_foundation(self, e: TableEvent, hand: _Hand, seat: int, card: Card, pid: str, dest: str,
                          back_to: str | None = None) -> None:
         """A card moved off foundation ``pid`` (§5: no card leaves a foundation). A card the pile
-        refused may only go back to its own source (``back_to``, a work pile; any work pile when the
-        play did not say where it came from); anywhere else it was redirected (§6.1 ruling)."""
+        refused may only go back to its own source (``back_to``: ``N``, ``W`` or a work pile; any of
+        them when the play did not say where it came from); anywhere else it was redirected (§6.1
+        ruling)."""
         name = self.seats[seat]
         refused = hand.refused.get(card)
         if refused is not None and refused[0] == pid:
-            if back_to is not None and refused[1] in (back_to, None):
+            if back_to is not None and back_to != "S" and refused[1] in (back_to, None):
                 del hand.refused[card]
                 return
             self._breach(e, "redirected", f"{name}'s {card.display()} went from {pid} straight to {dest}: "
@@ -604,15 +608,23 @@ class NertsReferee(Referee):
         card = self._card(e.require("card"), seat)
         off_pile = self._off_foundation(e.require("from"))
         src = self._source(e.data["from"]) if off_pile is None else ""
-        kind, work = parse_destination(e.require("to"), self.opts.work_piles)
+        to = e.require("to")
+        # A card goes back to the Nerts pile or the waste only when a foundation refused it (§6.1).
+        backward = _BACKWARD.get(to.strip().lower()) if isinstance(to, str) else None
+        kind, work = ("back", 0) if backward is not None else parse_destination(to, self.opts.work_piles)
         t_lift = _lift_time(e) if "t_lift" in e.data else None
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
         name = self.seats[seat]
         if off_pile is not None:
-            dest = f"{kind}{work}"
-            self._from_foundation(e, hand, seat, card, off_pile, dest, str(work) if kind == "work" else None)
+            dest = str(to) if backward is not None else f"{kind}{work}"
+            back_to = backward if backward is not None else str(work) if kind == "work" else None
+            self._from_foundation(e, hand, seat, card, off_pile, dest, back_to)
+            return
+        if backward is not None:
+            self._breach(e, "illegal_move", f"{name} put {card.display()} on the {_PLACE[backward]}: no card "
+                         f"goes back to the Nerts pile, the stock or the waste. {name}, take it back", seat)
             return
         hand.refused.pop(card, None)
         if not hand.tracked:

@@ -647,3 +647,22 @@ def test_a_stuck_seat_may_rotate_a_one_card_stock() -> None:
     state.apply_action(Turn(0))  # 35 cards: one is left in the stock
     state.apply_action(Stuck(0))
     assert len(state.layouts[0].stock) == 1 and Rotate(0) in state.legal_actions(0)
+
+
+def test_a_refused_card_returns_to_the_waste_and_no_other_card_goes_back_there() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AC"], "C1", 2.0),
+             ev("3.0", "foundation_play", "Ana", card="2C", pile="C1"),
+             ev("3.2", "foundation_play", "Ben", card="2C", pile="C1", **{"from": "waste"}),
+             ev("3.5", "move", "Ben", card="2C", **{"from": "C1", "to": "waste"}),
+             ev("4.0", "move", "Ben", card="9H", **{"from": "work1", "to": "waste"}),
+             ev("4.5", "move", "Ben", card="8S", **{"from": "work2", "to": "stock"}),
+             ev("5.0", "foundation_play", "Ana", card="3C", pile="C1"),
+             ev("5.5", "foundation_play", "Ben", card="3C", pile="C1", **{"from": "nerts"}),
+             ev("6.0", "move", "Ben", card="3C", **{"from": "C1", "to": "waste"})]
+    assert breaches(run(lines)) == [
+        "Ben put 9♥ on the waste: no card goes back to the Nerts pile, the stock or the waste. "
+        "Ben, take it back",
+        "Ben put 8♠ on the stock: no card goes back to the Nerts pile, the stock or the waste. "
+        "Ben, take it back",
+        "Ben's 3♣ went from C1 straight to waste: a card sent back must first return to where it came "
+        "from. Ben, take it back"]
