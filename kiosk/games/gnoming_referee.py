@@ -9,7 +9,8 @@ round. It never sees a face-down card until it is turned up. The events
 
 - ``round_start``: ``piles`` (``{"A": card, "B": card}``), optionally ``round``,
   ``first`` (the seat that starts; by default from ``youngest_seat`` and
-  ``first_player``) and ``removed`` (Hazards turned up while starting the piles).
+  ``first_player``) and ``removed`` (Hazards turned up while starting the piles;
+  they count for the size of the draw pile).
 - ``flip``: ``seat``, ``pos`` (``"rc"``), ``card``: an opening flip, or a flip
   after another seat discarded a Hazard.
 - ``draw``: ``seat``, ``from`` (``deck``, ``A`` or ``B``), and ``card`` for A or B.
@@ -21,8 +22,14 @@ round. It never sees a face-down card until it is turned up. The events
 - ``reveal``: ``seat``, ``grid`` (nine cards, row by row): the grid at the end of
   the round with every card face up. The round is scored once every grid is in.
 
-Breaches are infractions: a turn out of turn, two draws, a position filled twice in
-one turn, a bounce that the rules do not allow, a discard onto the wrong pile while
+The referee counts the draw pile (the deck less the grids, the two pile starters
+and the Hazards removed at the start, less each draw from it), so it knows when the
+discards under the two tops are shuffled into a new draw pile (``draw_pile_empty =
+reshuffle_discards``; a pile left with no card must then be restarted) and when the
+round ends for lack of cards (``end_round``).
+
+Breaches are infractions: a turn out of turn, two draws, a draw from an empty pile, a
+position filled twice in one turn, a bounce that the rules do not allow, a discard onto the wrong pile while
 the other is empty, a flip without a Hazard or of a seat's last face-down card, a
 discard that is not the card held, a card that differs from what was seen before.
 
@@ -40,7 +47,7 @@ from typing import Any
 
 from kiosk.games.cards import GnomeCard
 from kiosk.games.errors import InvalidActionError
-from kiosk.games.gnoming import GnomingOptions, first_out_adjustment, game_winners, grid_score
+from kiosk.games.gnoming import GnomingOptions, deck_counts, first_out_adjustment, game_winners, grid_score
 from kiosk.games.gnoming_scoring import parse_pos, pos_name
 from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
 
@@ -55,6 +62,8 @@ class _RoundTrack:
     piles: dict[str, list[GnomeCard]]
     grids: list[list[GnomeCard | None]]
     """Known face-up cards (None: face down)."""
+    deck: int
+    """Cards left in the draw pile."""
     stage: str = "flip"
     """``flip`` (opening flips), ``draw``, ``place``, ``reveal`` or ``scored``."""
     held: GnomeCard | None = None
@@ -161,12 +170,27 @@ class GnomingReferee(Referee):
         if a.is_hazard or b.is_hazard:
             raise InvalidActionError("a Hazard cannot start a discard pile (it leaves the game and another "
                                      "card is turned): list it under 'removed'", input="HAZARD")
+        removed_raw = e.get("removed", [])
+        if not isinstance(removed_raw, list):
+            raise InvalidActionError("'round_start' field 'removed' must be a list of the Hazards turned up "
+                                     f"while starting the piles, e.g. [\"HAZARD\"], got {removed_raw!r}",
+                                     input=repr(removed_raw))
+        removed = [GnomeCard.parse(str(c)) for c in removed_raw]
+        if not all(c.is_hazard for c in removed):
+            raise InvalidActionError("'round_start' field 'removed' lists only Hazards (a card that is not a "
+                                     "Hazard starts a pile instead)", input=repr(removed_raw))
+        deck = sum(deck_counts(self.opts).values()) - 9 * self.k - 2 - len(removed)
+        if deck < 0:
+            raise InvalidActionError(f"'round_start': the deck (option 'deck') has too few cards for "
+                                     f"{self.k} grids, two discard piles and the Hazards removed",
+                                     input=str(deck))
         first = self._first_player(number) if e.get("first") is None else self.seat_index(e.get("first"))
         if e.get("first") is not None and first != self._first_player(number):
             self._infraction(e, "first_player", f"{self.seats[first]} starts, but under first_player = "
                              f"{self.opts.first_player} {self.seats[self._first_player(number)]} should")
         self.firsts.append(first)
-        self.round = _RoundTrack(number, first, first, {"A": [a], "B": [b]}, [[None] * 9 for _ in self.seats])
+        self.round = _RoundTrack(number, first, first, {"A": [a], "B": [b]}, [[None] * 9 for _ in self.seats],
+                                 deck)
         self._rule(e, "round_start", f"round {number}: {self.seats[first]} starts; piles A {a}, B {b}",
                    (self.seats[first],))
 
@@ -232,6 +256,7 @@ class GnomingReferee(Referee):
         r.stage, r.source, r.filled, r.kept = "place", source, [], False
         r.held, r.held_known = None, False
         if source == "deck":
+            self._draw_from_deck(e, r, name)
             return
         pile = r.piles[source]
         card = self._card(e, "card") if "card" in e.data else (pile[-1] if pile else None)
@@ -243,6 +268,21 @@ class GnomingReferee(Referee):
             pile.pop()
         r.held, r.held_known = card, card is not None
 
+    def _draw_from_deck(self, e: TableEvent, r: _RoundTrack, name: str) -> None:
+        if r.deck == 0:
+            under = sum(len(pile) - 1 for pile in r.piles.values() if pile)
+            if self.opts.draw_pile_empty == "reshuffle_discards" and under:
+                # §5.1 ruling: the discards under the two tops become the new draw pile.
+                for pile in r.piles.values():
+                    del pile[:-1]
+                r.deck = under
+                self._rule(e, "reshuffle", f"the draw pile is empty: shuffle the {under} discards under the "
+                           "tops of A and B into a new draw pile")
+            else:
+                self._infraction(e, "empty_pile", f"{name} drew from the draw pile, which is empty")
+                return
+        r.deck -= 1
+
     def _on_keep(self, e: TableEvent) -> None:
         r = self._need_round(e)
         p = self.seat_index(e.seat)
@@ -250,6 +290,9 @@ class GnomingReferee(Referee):
         pos = self._pos(e)
         card = self._card(e, "card")
         out = self._card(e, "out")
+        if r.stage == "reveal":
+            self._infraction(e, "round_over", f"{name} placed a card after the round was over")
+            return
         if r.stage != "place" or p != r.player:
             self._infraction(e, "out_of_turn", f"{name} placed a card without drawing on their turn")
             r.player, r.stage = p, "place"
@@ -281,6 +324,9 @@ class GnomingReferee(Referee):
         name = self.seats[p]
         card = self._card(e, "card")
         pile = e.get("pile")
+        if r.stage == "reveal":
+            self._infraction(e, "round_over", f"{name} discarded after the round was over")
+            return
         if r.stage != "place" or p != r.player:
             self._infraction(e, "out_of_turn", f"{name} discarded without drawing on their turn")
             r.player = p
@@ -327,6 +373,13 @@ class GnomingReferee(Referee):
             return
         r.player = (p + self._step()) % self.k
         r.stage, r.source, r.filled = "draw", "", []
+        under = sum(len(pile) - 1 for pile in r.piles.values() if pile)
+        out_of_cards = r.deck == 0 and (self.opts.draw_pile_empty == "end_round" or (
+            not under and not any(r.piles.values())))
+        if out_of_cards:
+            r.stage = "reveal"
+            self._rule(e, "round_end", f"round {r.number} is over: the draw pile is empty; turn every "
+                       "face-down card up where it lies")
 
     def _on_reveal(self, e: TableEvent) -> None:
         r = self._need_round(e)
