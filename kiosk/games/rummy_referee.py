@@ -232,6 +232,12 @@ class RummyReferee(Referee):
         if h.phase == "draw":
             self._infraction(e, "early_call", "'draw' called again before 'discard'")
             return
+        if h.phase == "discard" and h.in_final_round:
+            # §6.3: there is no round after the final one; the hand is scored.
+            self._infraction(e, "early_call", "'draw' called after the final round: the hand is being scored")
+            self._close_discards(e, h)
+            self._end_final_round(e, h)
+            return
         self._close_discards(e, h)
         h.setup = False
         h.in_final_round = h.final
@@ -268,6 +274,20 @@ class RummyReferee(Referee):
                              f"'discard' called while {', '.join(missing)} had no discard laid face down")
         h.phase = "discard"
         self._rule(e, "call", "discard")
+        if h.in_final_round and all(h.discarded[q] for q in h.drawers):
+            # Nobody left to turn a discard up (every seat matched, or all turned up early).
+            self._end_final_round(e, h)
+
+    def _end_final_round(self, e: TableEvent, h: _HandTrack) -> None:
+        """The final round is over: every seat that is scored spreads its hand (§6.3, §7)."""
+        h.phase = "show"
+        self._rule(e, "final", "the final round is over: spread your hands face up to be scored")
+        self._score_if_all_shown(e, h)
+
+    def _score_if_all_shown(self, e: TableEvent, h: _HandTrack) -> None:
+        needed = [q for q in range(self.k) if not h.out[q] or self.opts.matcher_plays_final_round]
+        if h.phase == "show" and all(q in h.shows for q in needed):
+            self._score_hand(e, h)
 
     def _close_discards(self, e: TableEvent, h: _HandTrack) -> None:
         if h.phase != "discard":
@@ -345,8 +365,7 @@ class RummyReferee(Referee):
         if card in h.taken[p]:
             h.taken[p].remove(card)
         if h.phase == "discard" and all(h.discarded[q] for q in h.drawers) and h.in_final_round:
-            h.phase = "show"
-            self._rule(e, "final", "the final round is over: spread your hands face up to be scored")
+            self._end_final_round(e, h)
 
     def _on_match(self, e: TableEvent) -> None:
         h = self._need_hand(e)
@@ -421,9 +440,7 @@ class RummyReferee(Referee):
         h.shows[p] = (score, arrangement)
         h.arrangements[p] = arrangement.to_json()
         self._rule(e, "show", f"{name}: {arrangement.display()}", (name,), arrangement=arrangement.to_json())
-        needed = [q for q in range(self.k) if not h.out[q] or self.opts.matcher_plays_final_round]
-        if h.phase == "show" and all(q in h.shows for q in needed):
-            self._score_hand(e, h)
+        self._score_if_all_shown(e, h)
 
     def _score_hand(self, e: TableEvent, h: _HandTrack) -> None:
         row: dict[str, int] = {}
@@ -452,9 +469,10 @@ class RummyReferee(Referee):
         if h is None or h.phase == "scored":
             over = len(self.scores) == len(self.opts.hands)
             return Cadence("over" if over else "deal", False, (), (), False, False, False)
-        if h.phase in ("window", "discard"):
+        if h.phase == "window" or (h.phase == "discard" and not h.in_final_round):
             return Cadence("window", h.final, (), (), True, False, True)
-        if h.phase == "show":
+        if h.phase in ("show", "discard"):
+            # After the final round's "discard" there is no window and no further call.
             return Cadence("show", False, (), (), False, False, False)
         to_draw = tuple(p for p in h.drawers if not h.drew[p])
         to_hold = tuple(p for p in h.drawers if h.drew[p] and not h.held[p])
