@@ -628,6 +628,17 @@ class NertsReferee(Referee):
             return
         hand.refused.pop(card, None)
         if not hand.tracked:
+            # Without the layouts only what the event itself shows can be judged.
+            blind = ""
+            if kind == "under" and not self.opts.allow_slide_under:
+                blind = "sliding under a work pile is not allowed (allow_slide_under is off)"
+            elif kind == "under" and src not in ("N", "W"):
+                blind = f"{card.display()} is in work pile {src}: a block cannot slide under"
+            elif src == str(work):
+                blind = "a block must move to another work pile"
+            if blind:
+                self._breach(e, "illegal_move", f"{name}: {blind}: take it back", seat)
+                return
             if src == "N":
                 hand.nerts_out[seat] += 1
             if src in ("N", "W"):

@@ -666,3 +666,15 @@ def test_a_refused_card_returns_to_the_waste_and_no_other_card_goes_back_there()
         "Ben, take it back",
         "Ben's 3♣ went from C1 straight to waste: a card sent back must first return to where it came "
         "from. Ben, take it back"]
+
+
+def test_camera_level_moves_are_judged_on_what_the_event_shows() -> None:
+    moves = [ev("2", "move", "Ana", card="JD", **{"from": "nerts", "to": "under1"}),
+             ev("3", "move", "Ana", card="9S", **{"from": "work2", "to": "under1"}),
+             ev("4", "move", "Ana", card="9S", **{"from": "work2", "to": "work2"})]
+    on = run([header(["Ana", "Ben"]), ev("1", "hand_start"), *moves])
+    off = run([header(["Ana", "Ben"], allow_slide_under=False), ev("1", "hand_start"), *moves[:1]])
+    assert breaches(on) == ["Ana: 9♠ is in work pile 2: a block cannot slide under: take it back",
+                            "Ana: a block must move to another work pile: take it back"]
+    assert breaches(off) == [
+        "Ana: sliding under a work pile is not allowed (allow_slide_under is off): take it back"]
