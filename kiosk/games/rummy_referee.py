@@ -20,9 +20,10 @@ scoring time. It never sees a hidden hand. The events (``docs/table-log.md``):
 
 Breaches are infractions, never errors: two draws, a draw from the wrong pile or
 below its top, a discard turned up before the call, a call made too early, a
-"match" outside a window, a hand shown with the wrong number of cards or without
-a card the seat was seen taking. A failed "match" is void (§6.1) and costs
-``false_match_penalty``; the ruling shows the best arrangement and its orphans.
+"match" outside a window, a hand shown with the wrong number of cards, a hand laid
+out for a match or shown without a card the seat was seen taking. A failed "match"
+is void (§6.1) and costs ``false_match_penalty``; the ruling shows the best
+arrangement and its orphans.
 
 >>> from kiosk.games.referee import TableEvent
 >>> from kiosk.games.rummy import RummyOptions
@@ -382,6 +383,10 @@ class RummyReferee(Referee):
             return
         if h.claimed[p]:
             self._infraction(e, "second_claim", f"{name} called 'match' twice in one window")
+        missing = [c for c in h.taken[p] if c not in cards]
+        if missing:
+            self._infraction(e, "missing_card", f"{name} lays out no {format_cards(missing)}, taken from a "
+                             "pile this hand (misread, or the card left the hand)")
         h.claimed[p] = True
         arrangement = self._arrange(cards, h.size)
         reason = ""
