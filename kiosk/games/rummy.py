@@ -41,7 +41,9 @@ import bisect
 import copy
 import random
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from kiosk.games.base import CHANCE, SIMULTANEOUS, Game, Options, State, option
 from kiosk.games.cards import Card, Rank, format_cards, multi_deck
@@ -132,6 +134,32 @@ def check_options(opts: RummyOptions) -> None:
             input=str(opts.false_match_penalty))
 
 
+def _spec_spellings(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Accepts the option values as §10 of the spec writes them, as well as the canonical ones.
+
+    ``face_card_points: 10`` (a number) means ``"10"``, ``max_wilds_per_set: "unlimited"``
+    means null, and ``hands: "3..13"`` means the sizes 3 to 13.
+
+    >>> _spec_spellings({"face_card_points": 10, "max_wilds_per_set": "unlimited", "hands": "5..7"})
+    {'face_card_points': '10', 'max_wilds_per_set': None, 'hands': [5, 6, 7]}
+    """
+    out = dict(values)
+    if out.get("face_card_points") == 10 and not isinstance(out["face_card_points"], bool):
+        out["face_card_points"] = "10"
+    wilds = out.get("max_wilds_per_set")
+    if isinstance(wilds, str) and wilds.strip().lower() == "unlimited":
+        out["max_wilds_per_set"] = None
+    hands = out.get("hands")
+    if isinstance(hands, str):
+        lo, sep, hi = hands.partition("..")
+        if not (sep and lo.strip().isdigit() and hi.strip().isdigit()):
+            raise InvalidActionError(
+                f"option 'hands' must be a list of sizes or a range such as '3..13', got {hands!r}",
+                input=hands)
+        out["hands"] = list(range(int(lo), int(hi) + 1))
+    return out
+
+
 def winners(totals: list[int], last_hand: list[int], tie_break: str) -> list[int]:
     """The winning seats: the lowest total; ``last_hand`` breaks a tie by the last hand's score.
 
@@ -208,6 +236,11 @@ class Rummy313Game(Game):
     options_type = RummyOptions
     min_seats = 2
     max_seats = 40
+
+    def __init__(
+        self, options: Options | Mapping[str, Any] | None = None, /, *, seats: Sequence[str] | int = 4,
+    ) -> None:
+        super().__init__(_spec_spellings(options) if isinstance(options, Mapping) else options, seats=seats)
 
     def _check_seat_count(self, n: int) -> None:
         super()._check_seat_count(n)
