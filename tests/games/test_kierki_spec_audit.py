@@ -588,7 +588,10 @@ class SloppyTable:
             hand = hands[turn]
             if not first and rng.random() < sloppy / 3:  # §11: out of turn, refused
                 other = rng.choice([s for s in range(4) if s != turn and s not in out])
-                rulings = self.feed("play", other, card=rng.choice(hands[other]))
+                if rng.random() < 0.5:
+                    rulings = self.feed("play", other, card=rng.choice(hands[other]))
+                else:
+                    rulings = self.feed("pass", other)
                 assert [r.kind for r in rulings] == ["refused"]
                 self.expected[("out_of_turn", SEATS[other], number)] += 1
             legal = {opening} if first and opening else {c for c in hand if layout.fits(c)}
