@@ -468,6 +468,16 @@ class RummyReferee(Referee):
         return [self.seats[i] for i in winners(totals, last, self.opts.tie_break)]
 
     # -- views ----------------------------------------------------------------------
+    def report(self) -> RefereeReport:
+        """The report, with the winners decided on the corrected scores (§7, §8)."""
+        rep = super().report()
+        if rep.finished:
+            # A score_correction can change the totals or the last hand after the game_end ruling.
+            totals = [rep.totals[s] for s in self.seats]
+            last = [rep.hands[len(self.opts.hands) - 1][s] for s in self.seats]
+            rep.winners = [self.seats[i] for i in winners(totals, last, self.opts.tie_break)]
+        return rep
+
     def cadence(self) -> Cadence:
         """Who holds the table up now (for a kiosk that is the caller)."""
         h = self.hand

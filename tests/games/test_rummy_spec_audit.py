@@ -544,3 +544,32 @@ def test_pool_empty_end_hand_scores_the_hand_as_it_stands() -> None:
     report = ref.report()
     # P3: Kings are wild (or themselves): 7-8-9-10-J-Q-K of diamonds and 8-9-10-J-Q-K of hearts.
     assert report.finished and report.hands == [{"P1": 0, "P2": 11, "P3": 0}]
+
+
+def test_winners_follow_a_score_correction() -> None:
+    state = _state({"hands": [3], "tie_break": "last_hand"}, ["Ana", "Ben"])
+    _deal(state, ["7S 7D 3C", "9H JH 2C"], "5D 6D")
+    _play(state, "0:match", "call draw", "1:draw pool", "1:gets 2D", "1:hold 2D", "call discard")
+    ref = state.game.referee()
+    ref.feed_all(table_log(state.game, state.history()))
+    assert ref.report().winners == ["Ana"]
+    ref.feed(_ev(100, "score_correction", "Ana", hand=1, score=50))
+    report = ref.report()
+    assert report.totals == {"Ana": 50, "Ben": 21} and report.winners == ["Ben"]
+
+
+def test_taking_a_card_below_the_top_of_a_pile_is_an_infraction() -> None:
+    ref = _referee(["Ana", "Ben"], hands=[3])
+    ref.feed(_ev(0, "hand_start", piles={"Ana": "5D", "Ben": "6D"}))
+    ref.feed(_ev(1, "call", call="draw"))
+    ref.feed(_ev(2, "draw", "Ana", **{"from": "pool"}))
+    ref.feed(_ev(2, "draw", "Ben", **{"from": "pool"}))
+    ref.feed(_ev(3, "hold", "Ana"))
+    ref.feed(_ev(3, "hold", "Ben"))
+    ref.feed(_ev(4, "call", call="discard"))
+    ref.feed(_ev(4.5, "discard", "Ana", card="QC"))
+    ref.feed(_ev(4.5, "discard", "Ben", card="KC"))
+    ref.feed(_ev(5, "call", call="draw"))
+    ref.feed(_ev(6, "draw", "Ben", **{"from": "Ana", "card": "5D"}))   # under Ana's QC
+    rep = ref.report()
+    assert _kinds(rep) == ["below_top"] and "5♦" in rep.infractions[0].text
