@@ -11,15 +11,17 @@ scoring options.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
+from kiosk.games.base import SIMULTANEOUS, option_help
 from kiosk.games.cards import GnomeCard
-from kiosk.games.errors import InvalidActionError
+from kiosk.games.errors import IllegalActionError, InvalidActionError
 from kiosk.games.gnoming import GnomingGame, GnomingOptions, GnomingState, grid_score
-from kiosk.games.gnoming_actions import Deal, Flip, Keep, Pass
+from kiosk.games.gnoming_actions import Deal, Decline, Discard, Draw, Flip, Keep, Pass
 from kiosk.games.gnoming_bots import table_log
 from kiosk.games.gnoming_referee import GnomingReferee
 from kiosk.games.gnoming_scoring import parse_pos, score_grid
@@ -331,3 +333,314 @@ def test_referee_agrees_with_the_engine_over_random_play(seats: int, options: di
         reshuffles += sum(r.kind == "reshuffle" for r in report.rulings)
     if options.get("draw_pile_empty", "reshuffle_discards") == "reshuffle_discards" and seats == 7:
         assert reshuffles, "the random games should have rebuilt the draw pile"
+
+
+# -- §2 components and §11 options ----------------------------------------------------------
+
+def test_the_deck_has_the_publishers_110_cards() -> None:
+    counts = Counter(str(c) for c in GnomingGame(seats=2).new_initial_state().full_deck)
+    assert counts == Counter({"G8": 13, "G7": 13, "G6": 14, "G5": 14, "G4": 14, "G3": 14, "G-1": 6, "G-2": 8,
+                              "G-3": 5, "G-4": 3, "HAZARD": 3, "MULLIGAN": 3})
+    assert sum(counts.values()) == 110
+
+
+def test_every_variant_option_of_section_11_with_its_default() -> None:
+    defaults = {name: default for name, default, _, _ in option_help(GnomingOptions)}
+    spec = {
+        "players": "2..7", "rounds": 3, "deck": None, "score_diagonals": False, "line_sharing": "shared",
+        "wild_mulligans_per_layout": "1", "max_mulligans_per_line": 1, "mulligan_dual_value": True,
+        "hazard_penalty": 10, "hazard_on_discard": "remove", "hazard_flip_min_facedown": 2,
+        "first_out_bonus": -5, "first_out_penalty": 5, "first_out_tie": "counts_as_lowest",
+        "bounce_targets": "any", "must_keep_discard_draw": False, "first_player": "rotate_left",
+        "turn_direction": "clockwise", "draw_pile_empty": "reshuffle_discards",
+    }
+    assert {k: defaults[k] for k in spec} == spec
+    assert GnomingGame(seats=2).num_seats == 2 and GnomingGame(seats=7).num_seats == 7
+
+
+def test_the_deck_option_changes_what_is_dealt() -> None:
+    game = GnomingGame({"deck": {"8": 20, "-4": 4, "MULLIGAN": 1}}, seats=2)
+    state = game.new_initial_state()
+    assert Counter(str(c) for c in state.full_deck) == {"G8": 20, "G-4": 4, "MULLIGAN": 1}
+    state.apply_action(state.sample_chance(1))
+    assert state.cur is not None and len(state.cur.deck) == 25 - 18 - 2
+
+
+# -- §4 setup -------------------------------------------------------------------------------
+
+def test_a_hazard_turned_up_for_the_piles_leaves_the_game() -> None:
+    state = start(["3 3 3  4 4 4  5 5 5", "6 6 6  7 7 7  8 8 8"], turned="H 5 H 4")
+    view = state.public_view()
+    assert (view.pile_a, view.pile_b) == (GnomeCard.of(5), GnomeCard.of(4))
+    assert [str(c) for c in view.removed] == ["HAZARD", "HAZARD"]
+    assert view.draw_pile_size == 110 - 18 - 4
+
+
+@pytest.mark.parametrize("turned", ["5 4 3", "5 H", "H 5", "5", "M M M M"])
+def test_a_deal_must_turn_exactly_two_pile_starters(turned: str) -> None:
+    state = GnomingGame(seats=2).new_initial_state()
+    with pytest.raises(IllegalActionError):
+        state.apply_action(Deal((tuple(grid("3 3 3  4 4 4  5 5 5")), tuple(grid("6 6 6  7 7 7  8 8 8"))),
+                                tuple(grid(turned))))
+
+
+def test_each_seat_turns_exactly_two_cards_up_then_the_youngest_starts() -> None:
+    game = GnomingGame({"youngest_seat": 1}, seats=3)
+    state = game.new_initial_state()
+    state.apply_action(state.sample_chance(4))
+    assert state.current_player() == SIMULTANEOUS
+    state.apply_action(Flip(0, 0))
+    state.apply_action(Flip(0, 4))
+    assert state.legal_actions(0) == [] and len(state.legal_actions(1)) == 9
+    for seat in (1, 2):
+        state.apply_action(Flip(seat, 0))
+        assert state.public_view().phase == "flip"
+        state.apply_action(Flip(seat, 8))
+    view = state.public_view()
+    assert view.phase == "draw" and view.current_seat == 1
+    assert [g.face_down for g in view.grids] == [7, 7, 7]
+
+
+# -- §5.1 draw ------------------------------------------------------------------------------
+
+def test_draw_sources_and_the_reshuffle_of_the_discards() -> None:
+    state = start(["8 8 8  8 8 8  8 8 8", "7 7 7  7 7 7  7 7 7"], turned="8 7", deck=SMALL_DECK)
+    assert state.legal_actions() == [Draw(0, "deck"), Draw(0, "A"), Draw(0, "B")]
+    for seat, pile in ((0, "A"), (1, "B"), (0, "A")):         # the draw pile is three 3s
+        do(state, f"{seat}:draw deck", f"{seat}:gets G3", f"{seat}:pass", f"{seat}:discard {pile}")
+    r = state.cur
+    assert r is not None and r.deck == [] and len(r.piles["A"]) == 3 and len(r.piles["B"]) == 2
+    do(state, "1:draw deck")
+    # The cards under the two tops (8 3 and 7) were shuffled into a new draw pile; the tops stay.
+    assert sorted(map(str, r.deck)) == ["G3", "G7", "G8"] and r.piles == {"A": [GnomeCard.of(3)],
+                                                                           "B": [GnomeCard.of(3)]}
+    do(state, "1:gets G8", "1:pass", "1:discard A", "0:draw B", "0:pass")
+    assert state.legal_actions() == [Discard(0, "B")], "B was emptied by the draw and must be restarted"
+
+
+def test_end_round_variant_ends_the_round_when_the_draw_pile_is_empty() -> None:
+    state = start(["8 8 8  8 8 8  8 8 8", "7 7 7  7 7 7  7 7 7"], turned="8 7", deck=SMALL_DECK,
+                  draw_pile_empty="end_round", rounds=1)
+    for seat in (0, 1, 0):
+        do(state, f"{seat}:draw deck", f"{seat}:gets G3", f"{seat}:pass", f"{seat}:discard A")
+    assert state.is_terminal()
+    assert state.scores == [[-48, -42]], "six lines each; no finisher, so no first-out adjustment"
+
+
+# -- §5.2 place and bounce ------------------------------------------------------------------
+
+def test_the_new_card_itself_counts_as_the_match_for_a_bounce() -> None:
+    state = start(["3 5 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"])
+    do(state, "0:draw deck", "0:gets G5", "0:keep 12")
+    view = state.public_view()
+    assert view.phase == "place" and view.held == GnomeCard.of(5)
+    assert Pass(0) in state.legal_actions()
+    assert keep_targets(state) == {"11", "13", "21", "22", "23", "31", "32", "33"}
+
+
+def test_a_match_among_face_down_cards_does_not_allow_a_bounce() -> None:
+    state = start(["3 5 4  5 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"])
+    do(state, "0:draw deck", "0:gets G6", "0:keep 12")
+    assert state.public_view().phase == "discard"
+    assert state.cur is not None and state.cur.to_discard == GnomeCard.of(5)
+
+
+def test_a_chain_of_bounces_fills_each_position_once() -> None:
+    state = start(["3 3 4  5 -2 7  8 8 6", "6 6 6  7 7 7  8 8 8"])
+    do(state, "0:draw deck", "0:gets G4", "0:keep 12")       # out: 3, matches the face-up 3 at 11
+    assert state.public_view().held == GnomeCard.of(3)
+    do(state, "0:keep 13")                                     # out: 4, matches the new 4 at 12
+    assert state.public_view().held == GnomeCard.of(4)
+    assert keep_targets(state) == {"11", "21", "22", "23", "31", "32", "33"}
+    do(state, "0:keep 21")                                     # out: 5, no face-up 5
+    assert state.public_view().phase == "discard"
+    do(state, "0:discard B")
+    view = state.public_view()
+    assert view.grids[0].cards[:4] == tuple(grid("3 4 3 4")) and view.pile_b == GnomeCard.of(5)
+    assert view.grids[0].face_down == 4 and view.current_seat == 1
+
+
+def test_a_bounce_may_be_declined_and_the_card_is_discarded() -> None:
+    state = start(["3 5 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"])
+    do(state, "0:draw deck", "0:gets G5", "0:keep 12", "0:pass")
+    assert state.public_view().phase == "discard"
+    assert state.cur is not None and state.cur.to_discard == GnomeCard.of(5)
+
+
+@pytest.mark.parametrize("hidden", ["M", "-3"])
+def test_mulligans_and_negatives_never_bounce(hidden: str) -> None:
+    state = start([f"{hidden} {hidden} 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"])
+    do(state, "0:draw deck", f"0:gets {'MULLIGAN' if hidden == 'M' else 'G' + hidden}", "0:keep 12")
+    assert state.public_view().phase == "discard", "the same card is face up at 11, but it cannot bounce"
+
+
+def test_a_face_up_card_taken_out_never_bounces() -> None:
+    state = start(["5 3 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"])
+    do(state, "0:draw deck", "0:gets G5", "0:keep 11")       # the face-up 5 comes out; a 5 is face up
+    assert state.public_view().phase == "discard"
+
+
+def test_a_card_taken_from_a_pile_may_be_passed_by_default() -> None:
+    state = start(["5 3 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"])
+    do(state, "0:draw B", "0:pass")
+    assert state.legal_actions() == [Discard(0, "B")]
+    state = start(["5 3 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"], must_keep_discard_draw=True)
+    do(state, "0:draw B")
+    assert Pass(0) not in state.legal_actions() and len(keep_targets(state)) == 9
+    do(state, "0:keep 12", )
+    assert state.public_view().phase == "discard", "the 3 that came out has no face-up match"
+
+
+# -- §5.3 discard and §5.4 hazard flips -----------------------------------------------------
+
+def test_a_hazard_revealed_in_the_grid_is_discarded_leaves_and_never_restarts_a_pile() -> None:
+    state = start(["5 H 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"])
+    do(state, "0:draw A", "0:keep 12")                         # A is empty now; out comes the Hazard
+    view = state.public_view()
+    assert view.phase == "hazard" and view.hazard_flippers == (1,) and view.pile_a is None
+    assert [str(c) for c in view.removed] == ["HAZARD"]
+    assert set(state.legal_actions(1)) == {Decline(1), *(Flip(1, i) for i in (1, 2, 3, 5, 6, 7, 8))}
+    do(state, "1:flip 33")
+    assert state.public_view().grids[1].face_down == 6 and state.public_view().current_seat == 1
+    assert Draw(1, "A") not in state.legal_actions()
+    do(state, "1:draw deck", "1:gets G7", "1:pass")
+    assert state.legal_actions() == [Discard(1, "A")], "the first discard that is not a Hazard restarts A"
+
+
+def test_hazard_on_discard_to_pile_puts_it_on_a_pile_and_still_gives_flips() -> None:
+    state = start(["5 H 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"], hazard_on_discard="to_pile")
+    do(state, "0:draw A", "0:keep 12")
+    assert state.legal_actions() == [Discard(0, "A")]
+    do(state, "0:discard A")
+    view = state.public_view()
+    assert view.pile_a is not None and view.pile_a.is_hazard and view.removed == ()
+    assert view.phase == "hazard" and view.hazard_flippers == (1,)
+
+
+@pytest.mark.parametrize(("minimum", "flippers"), [(7, (1,)), (8, ())])
+def test_hazard_flip_min_facedown_is_the_threshold(minimum: int, flippers: tuple[int, ...]) -> None:
+    state = start(["5 H 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"], hazard_flip_min_facedown=minimum)
+    do(state, "0:draw deck", "0:gets HAZARD", "0:pass")        # Bob has 7 face-down cards
+    assert state.public_view().hazard_flippers == flippers
+    assert state.public_view().phase == ("hazard" if flippers else "draw")
+
+
+def test_the_discarder_never_flips_and_a_flipped_card_never_bounces() -> None:
+    state = start(["5 3 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"], flips=["11 22", "11 22"])
+    do(state, "0:draw deck", "0:gets HAZARD", "0:pass")
+    assert state.legal_actions(0) == []
+    do(state, "1:flip 12")                                     # a 6 beside the face-up 6: nothing happens
+    view = state.public_view()
+    assert view.phase == "draw" and view.current_seat == 1 and view.held is None
+
+
+def test_a_seat_may_flip_its_last_card_only_under_hazard_flip_min_facedown_1() -> None:
+    for minimum, allowed in ((2, False), (1, True)):
+        state = start(["5 3 4  6 -2 7  8 8 8", "6 6 6  7 7 7  8 8 8"], hazard_flip_min_facedown=minimum)
+        r = state.cur
+        assert r is not None
+        r.up[1] = [True] * 8 + [False]
+        do(state, "0:draw deck", "0:gets HAZARD", "0:pass")
+        assert (Flip(1, 8) in state.legal_actions()) is allowed
+
+
+# -- §5.5 end check, §5.6 reveal, §6.3 first out --------------------------------------------
+
+def test_one_final_turn_for_every_other_seat_then_the_reveal_in_place() -> None:
+    grids = ["3 3 3  4 4 4  5 5 5", "6 6 6  7 7 7  8 8 8", "-1 -2 -3  H M 3  4 5 6"]
+    state = start(grids, rounds=1, flips=["11 22", "11 22", "11 22"])
+    r = state.cur
+    assert r is not None
+    r.up[0] = [True] * 8 + [False]                             # Ann has one face-down card left
+    r.up[1] = [True] * 8 + [False]                             # so has Bob
+    # The 5 and 8 that come out could bounce (5s and 8s are face up); both players stop.
+    do(state, "0:draw deck", "0:gets G-4", "0:keep 33", "0:pass", "0:discard A")
+    view = state.public_view()
+    assert view.finisher == 0 and view.final_turns_left == 2 and view.current_seat == 1
+    # Bob also clears his grid in his final turn: he gains nothing, and Cal still plays.
+    do(state, "1:draw deck", "1:gets G-4", "1:keep 33", "1:pass", "1:discard A")
+    view = state.public_view()
+    assert view.finisher == 0 and view.final_turns_left == 1 and view.current_seat == 2
+    # Cal's final turn may discard a Hazard: Ann and Bob have no face-down card, so nobody flips.
+    do(state, "2:draw deck", "2:gets HAZARD", "2:pass")
+    assert state.is_terminal()
+    view = state.public_view()
+    assert all(g.face_down == 0 for g in view.grids)
+    assert view.grids[2].cards == tuple(grid(grids[2])), "face-down cards are turned up where they lie"
+    ann = grid_score(grid("3 3 3  4 4 4  5 5 -4"), GnomingOptions()).score
+    bob = grid_score(grid("6 6 6  7 7 7  8 8 -4"), GnomingOptions()).score
+    cal = grid_score(grid(grids[2]), GnomingOptions()).score
+    assert (ann, bob, cal) == (-3 - 4 + 5 + 5 - 4, -6 - 7 + 8 + 8 - 4, -6 + 10 + 3 + 15)
+    assert state.scores == [[ann - 5, bob, cal]] and state.winners() == [0], "Ann ties Bob: -5"
+
+
+@pytest.mark.parametrize(("options", "adjusted"), [
+    ({}, 12 - 5), ({"first_out_tie": "strict"}, 12 + 5),
+    ({"first_out_bonus": -10, "first_out_penalty": 3}, 2),
+    ({"first_out_tie": "strict", "first_out_penalty": 3}, 15),
+])
+def test_first_out_adjustment_on_the_strict_path(options: dict[str, Any], adjusted: int) -> None:
+    state = start(["3 3 3  4 -2 4  5 5 -1", "3 3 3  4 -2 4  5 5 -1"], rounds=1, **options)
+    r = state.cur
+    assert r is not None
+    r.up[0] = [True] * 8 + [False]
+    do(state, "0:draw deck", "0:gets G-1", "0:keep 33", "0:discard A", "1:draw A", "1:pass", "1:discard A")
+    grid_r = grid_score(grid("3 3 3  4 -2 4  5 5 -1"), GnomingOptions()).score
+    assert grid_r == 12, "a tie with Bob, who scores the same grid"
+    assert state.scores == [[adjusted, 12]]
+
+
+def test_turn_direction_counterclockwise() -> None:
+    state = start(["3 5 4  6 -2 7  8 8 8"] * 3, turn_direction="counterclockwise")
+    do(state, "0:draw B", "0:pass", "0:discard B")
+    assert state.public_view().current_seat == 2
+
+
+# -- §4.6 and §7: rounds, first player, the winner ------------------------------------------
+
+def _firsts_and_finishers(state: GnomingState) -> tuple[list[int], list[int | None]]:
+    replay = GnomingGame(state.options, seats=state.n_seats).new_initial_state()
+    firsts = []
+    for action in state.history():
+        replay.apply_action(action)
+        if isinstance(action, Deal):
+            assert replay.cur is not None
+            firsts.append(replay.cur.first)
+    return firsts, list(state.finishers)
+
+
+@pytest.mark.parametrize(("options", "want"), [
+    ({"youngest_seat": 2}, lambda fin: [2, 3, 0]),
+    ({"youngest_seat": 2, "first_player": "youngest_every_round"}, lambda fin: [2, 2, 2]),
+    ({"youngest_seat": 2, "first_player": "finisher_starts"},
+     lambda fin: [2] + [f if f is not None else 0 for f in fin[:2]]),
+])
+def test_who_starts_each_round(options: dict[str, Any], want: Any) -> None:
+    game = GnomingGame(options, seats=4)
+    state = _random_play(game, 11, keep_rate=0.6)
+    firsts, finishers = _firsts_and_finishers(state)
+    assert firsts == want(finishers)
+    # The referee agrees, and flags a log that starts the wrong seat.
+    events = table_log(game, state.history())
+    log = game.referee()
+    log.feed_all(events)
+    assert log.report().infractions == []
+    wrong = game.seats[(firsts[1] + 1) % 4]
+    bad = [e if e.type != "round_start" or e.get("round") != 2 else
+           TableEvent(e.type, e.t_ns, data={**e.data, "first": wrong}) for e in events]
+    log = game.referee()
+    log.feed_all(bad)
+    assert [i.kind for i in log.report().infractions][:1] == ["first_player"]
+
+
+def test_three_rounds_and_the_lowest_total_wins_with_the_round_3_tie_break() -> None:
+    game = GnomingGame(seats=3)
+    state = _random_play(game, 5, keep_rate=0.6)
+    assert len(state.scores) == 3 and state.is_terminal()
+    totals = state.returns()
+    low = min(totals)
+    tied = [p for p in range(3) if totals[p] == low]
+    last = min(state.scores[2][p] for p in tied)
+    assert state.winners() == [p for p in tied if state.scores[2][p] == last]
+    assert GnomingGame({"rounds": 2}, seats=3).options.rounds == 2
+    assert len(_random_play(GnomingGame({"rounds": 2}, seats=3), 5, keep_rate=0.6).scores) == 2
