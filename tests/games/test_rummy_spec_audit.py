@@ -7,12 +7,13 @@ otherwise. The worked examples themselves are in ``test_melds.py`` and ``test_ru
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from kiosk.games.base import options_to_dict
-from kiosk.games.cards import Card, Rank, parse_cards
+from kiosk.games.cards import Card, Rank, multi_deck, parse_cards
 from kiosk.games.errors import IllegalActionError, InvalidActionError
 from kiosk.games.melds import best_arrangement, card_points, is_valid_set, min_penalty
 from kiosk.games.referee import RefereeReport, TableEvent
@@ -20,6 +21,7 @@ from kiosk.games.rummy import Rummy313Game, RummyOptions, RummyState
 from kiosk.games.rummy_actions import Deal, DrawPile
 from kiosk.games.rummy_bots import table_log
 from kiosk.games.rummy_referee import RummyReferee
+from tests.games.rummy_brute_force import brute_force_penalty, valid
 
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
@@ -573,3 +575,27 @@ def test_taking_a_card_below_the_top_of_a_pile_is_an_infraction() -> None:
     ref.feed(_ev(6, "draw", "Ben", **{"from": "Ana", "card": "5D"}))   # under Ana's QC
     rep = ref.report()
     assert _kinds(rep) == ["below_top"] and "5♦" in rep.infractions[0].text
+
+
+# -- §7.1: the exact minimum beyond the brute-force test's 8 cards ------------------------
+
+def test_scorer_is_exact_on_larger_hands_with_several_wild_cards() -> None:
+    """Hands of 9 to 11 cards, 0 to 5 wild cards, few ranks and suits (so that sets
+    compete for cards), every cap: the scorer equals the §7.1 subset search."""
+    deck = multi_deck(4)
+    rng = random.Random(1313)
+    for _ in range(40):
+        n = rng.randint(9, 11)
+        wild = rng.randint(1, 13)
+        wilds = rng.sample([c for c in deck if int(c.rank) == wild], rng.randint(0, 5))
+        ranks = set(rng.sample([r for r in range(1, 14) if r != wild], rng.randint(3, 5)))
+        suits = set(rng.sample(range(4), rng.randint(2, 3)))
+        near = [c for c in deck if int(c.rank) in ranks and int(c.suit or 0) in suits]
+        hand = wilds + rng.sample(near, n - len(wilds))
+        cap = rng.choice([None, None, 0, 1, 2])
+        fp = rng.choice(["10", "rank"])
+        a = best_arrangement(hand, wild, max_wilds_per_set=cap, face_card_points=fp)
+        assert a.penalty == brute_force_penalty(hand, wild, max_wilds=cap, face_card_points=fp), (
+            f"{' '.join(map(str, hand))} wild={wild} cap={cap} points={fp}")
+        assert sorted([c for m in a.melds for c in m.cards] + list(a.orphans)) == sorted(hand)
+        assert all(valid(m.cards, wild, cap) for m in a.melds)
