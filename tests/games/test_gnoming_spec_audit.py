@@ -644,3 +644,122 @@ def test_three_rounds_and_the_lowest_total_wins_with_the_round_3_tie_break() -> 
     assert state.winners() == [p for p in tied if state.scores[2][p] == last]
     assert GnomingGame({"rounds": 2}, seats=3).options.rounds == 2
     assert len(_random_play(GnomingGame({"rounds": 2}, seats=3), 5, keep_rate=0.6).scores) == 2
+
+
+# -- §5 on the referee path -----------------------------------------------------------------
+
+def test_referee_accepts_a_bounce_matched_only_by_the_new_card() -> None:
+    log = Log()
+    log.opening()
+    log("draw", "Ann", from_="deck")
+    log("keep", "Ann", pos="12", card="G5", out="G5")          # the only face-up 5 is the new one
+    log("keep", "Ann", pos="13", card="G5", out="G4")          # the 4 was face down: no face-up 4
+    log("discard", "Ann", card="G4", pile="A")
+    assert log.kinds() == []
+
+
+@pytest.mark.parametrize(
+    ("first_keep", "why"),
+    [
+        ({"pos": "12", "card": "G6", "out": "G5"}, "no face-up 5"),
+        ({"pos": "11", "card": "G6", "out": "G3"}, "the 3 was face up"),
+        ({"pos": "12", "card": "G-1", "out": "G-2"}, "a negative card"),
+        ({"pos": "12", "card": "G3", "out": "MULLIGAN"}, "a Mulligan"),
+    ],
+)
+def test_referee_flags_a_bounce_the_rules_do_not_allow(first_keep: dict[str, str], why: str) -> None:
+    log = Log()
+    log.opening()
+    log("draw", "Ann", from_="deck")
+    log("keep", "Ann", **first_keep)
+    log("keep", "Ann", pos="33", card=first_keep["out"], out="G8")
+    assert log.kinds() == ["illegal_bounce"], why
+
+
+def test_referee_flags_a_bounce_onto_a_face_up_card_only_under_face_down_only() -> None:
+    for options, kinds in (({}, []), ({"bounce_targets": "face_down_only"}, ["bounce_target"])):
+        log = Log(**options)
+        log.opening()
+        log("draw", "Ann", from_="deck")
+        log("keep", "Ann", pos="12", card="G3", out="G3")      # matches the face-up 3 at 11
+        log("keep", "Ann", pos="22", card="G3", out="G-2")     # onto the face-up -2, which ends the chain
+        log("discard", "Ann", card="G-2", pile="A")
+        assert log.kinds() == kinds
+
+
+def test_referee_flags_a_pass_on_a_pile_card_only_under_must_keep_discard_draw() -> None:
+    for must_keep, kinds in ((False, []), (True, ["must_keep"])):
+        log = Log(must_keep_discard_draw=must_keep)
+        log.opening()
+        log("draw", "Ann", from_="B", card="G4")
+        log("discard", "Ann", card="G4", pile="B")
+        assert log.kinds() == kinds
+
+
+def test_referee_a_hazard_leaves_the_game_and_never_restarts_a_pile() -> None:
+    log = Log()
+    log.opening()
+    log("draw", "Ann", from_="A", card="G5")
+    log("keep", "Ann", pos="12", card="G5", out="HAZARD")
+    assert log("discard", "Ann", card="HAZARD") == ["hazard"]
+    log("draw", "Bob", from_="deck")
+    log("discard", "Bob", card="G7", pile="B")                 # A is still empty
+    assert log.kinds() == ["wrong_pile"]
+    assert log.ref.round is not None and log.ref.round.piles["A"] == []
+
+
+def test_referee_hazard_on_pile_and_the_to_pile_variant() -> None:
+    log = Log()
+    log.opening()
+    log("draw", "Ann", from_="deck")
+    log("discard", "Ann", card="HAZARD", pile="A")
+    assert log.kinds() == ["hazard_on_pile"]
+    log = Log(hazard_on_discard="to_pile")
+    log.opening()
+    log("draw", "Ann", from_="deck")
+    assert log("discard", "Ann", card="HAZARD", pile="A") == ["hazard"]
+    log("flip", "Bob", pos="33", card="G8")
+    log("draw", "Bob", from_="A", card="HAZARD")               # a Hazard on a pile can be drawn
+    assert log.kinds() == []
+    with pytest.raises(InvalidActionError, match="needs 'pile'"):
+        log("discard", "Bob", card="HAZARD")
+
+
+@pytest.mark.parametrize(("minimum", "kinds"), [(7, []), (8, ["illegal_flip"])])
+def test_referee_hazard_flip_min_facedown(minimum: int, kinds: list[str]) -> None:
+    log = Log(hazard_flip_min_facedown=minimum)
+    log.opening()                                              # Bob has 7 face-down cards
+    log("draw", "Ann", from_="deck")
+    log("discard", "Ann", card="HAZARD")
+    log("flip", "Bob", pos="33", card="G8")
+    assert log.kinds() == kinds
+
+
+def test_referee_the_discarder_may_not_flip_after_its_own_hazard() -> None:
+    log = Log()
+    log.opening()
+    log("draw", "Ann", from_="deck")
+    log("discard", "Ann", card="HAZARD")
+    log("flip", "Ann", pos="33", card="G8")
+    assert log.kinds() == ["illegal_flip"]
+
+
+def test_referee_final_turns_a_second_clear_grid_gains_nothing() -> None:
+    log = Log(["Ann", "Bob", "Cal"], rounds=1)
+    log.opening()
+    hidden = ["12", "13", "21", "23", "31", "32", "33"]
+    for n, pos in enumerate(hidden):
+        for seat in ("Ann", "Bob"):
+            log("draw", seat, from_="deck")
+            log("keep", seat, pos=pos, card="G-1", out="G6")
+            rulings = log("discard", seat, card="G6", pile="A")
+        if n < len(hidden) - 1:
+            log.turn("Cal", "G8", "B")
+    # Ann cleared her grid first; Bob cleared his in his final turn; Cal's turn is the last.
+    assert "round_end" not in rulings
+    assert "round_end" in log.turn("Cal", "G8", "B")
+    log("reveal", "Ann", grid="G3 G-1 G-1 G-1 G-2 G-1 G-1 G-1 G-1".split())
+    log("reveal", "Bob", grid="G3 G-1 G-1 G-1 G-2 G-1 G-1 G-1 G-1".split())
+    log("reveal", "Cal", grid="G3 G4 G4 G4 G-2 G4 G4 G4 G4".split())
+    assert log.report().hands == [{"Ann": -6 - 5, "Bob": -6, "Cal": -4 - 4 + 3 + 4 + 4 - 2}]
+    assert log.kinds() == []
