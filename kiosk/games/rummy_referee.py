@@ -345,7 +345,10 @@ class RummyReferee(Referee):
         if h.phase != "draw":
             self._infraction(e, "early_hold", f"{self.seats[p]} laid a discard down outside the draw")
             return
-        if not h.drew[p]:
+        if p not in h.drawers:
+            self._infraction(e, "not_in_round", f"{self.seats[p]} is out: the hand stays frozen in the final "
+                             "round")
+        elif not h.drew[p]:
             self._infraction(e, "hold_before_draw", f"{self.seats[p]} laid a discard down before drawing")
         h.held[p] = True
 
@@ -358,7 +361,10 @@ class RummyReferee(Referee):
             self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
         elif h.phase != "discard":
             self._infraction(e, "extra_discard", f"{name} discarded {card.display()} outside a round")
-        if h.discarded[p]:
+        if h.phase in ("draw", "discard") and p not in h.drawers:
+            self._infraction(e, "not_in_round", f"{name} is out: the hand stays frozen in the final round, "
+                             f"so {card.display()} may not be discarded")
+        elif h.discarded[p]:
             self._infraction(e, "two_discards", f"{name} discarded a second card this round")
         h.discarded[p] = True
         h.held[p] = True

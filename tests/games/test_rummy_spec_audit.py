@@ -599,3 +599,20 @@ def test_scorer_is_exact_on_larger_hands_with_several_wild_cards() -> None:
             f"{' '.join(map(str, hand))} wild={wild} cap={cap} points={fp}")
         assert sorted([c for m in a.melds for c in m.cards] + list(a.orphans)) == sorted(hand)
         assert all(valid(m.cards, wild, cap) for m in a.melds)
+
+
+def test_a_matched_seat_does_not_discard_in_the_final_round() -> None:
+    ref = _referee(["Ana", "Ben"], hands=[3])
+    ref.feed(_ev(0, "hand_start", piles={"Ana": "5D", "Ben": "6D"}))
+    ref.feed(_ev(1, "match", "Ana", cards=["7S", "7D", "3C"]))
+    ref.feed(_ev(2, "call", call="draw"))
+    ref.feed(_ev(3, "draw", "Ben", **{"from": "pool"}))
+    ref.feed(_ev(3.5, "hold", "Ana"))
+    ref.feed(_ev(3.5, "hold", "Ben"))
+    ref.feed(_ev(4, "call", call="discard"))
+    ref.feed(_ev(4.5, "discard", "Ana", card="7S"))
+    ref.feed(_ev(4.5, "discard", "Ben", card="KS"))
+    ref.feed(_ev(5, "show", "Ben", cards=["9H", "JH", "2C"]))
+    report = ref.report()
+    assert _kinds(report) == ["not_in_round", "not_in_round"]
+    assert report.hands == [{"Ana": 0, "Ben": 21}]
