@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,19 +134,30 @@ class GnomingOptions(Options):
             object.__setattr__(self, "deck", tuple(tuple(p) if isinstance(p, list) else p for p in self.deck))
 
 
+def _deck_key(key: object) -> int | str:
+    """A ``deck`` option key as a key of GNOMING_COUNTS: ``"8"``, ``8`` and ``"G8"`` are all 8."""
+    text = str(key).strip().upper()
+    if text.startswith("G") and text[1:].lstrip("-").isdigit():
+        text = text[1:]
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
 def deck_counts(opts: GnomingOptions) -> dict[int | str, int]:
     """The copies of each card under the ``deck`` option (the publisher's counts by default).
 
+    Keys may be values (``"8"``, ``"-2"``) or card notation (``"G8"``, ``"G-2"``).
+
     >>> sum(deck_counts(GnomingOptions()).values())
     110
+    >>> deck_counts(GnomingOptions(deck={"G8": 30, "-2": 5, "hazard": 1}))
+    {-2: 5, 8: 30, 'HAZARD': 1}
     """
     if opts.deck is None:
         return dict(GNOMING_COUNTS)
-    raw = dict(opts.deck)
     out: dict[int | str, int] = {}
-    for key, n in raw.items():
-        k: int | str = key.upper() if isinstance(key, str) and not key.lstrip("-").isdigit() else int(key)
-        out[k] = n
+    for key, n in dict(opts.deck).items():
+        k = _deck_key(key)
+        out[k] = out.get(k, 0) + n
     return out
 
 
@@ -175,11 +186,7 @@ def check_options(opts: GnomingOptions) -> None:
             raise bad from None
         known = ", ".join(str(k) for k in GNOMING_COUNTS)
         for key, n in raw.items():
-            try:
-                k: int | str = int(key)
-            except (TypeError, ValueError):
-                k = str(key).upper()
-            if k not in GNOMING_COUNTS:
+            if _deck_key(key) not in GNOMING_COUNTS:
                 raise InvalidActionError(f"option 'deck': unknown card {key!r} (cards: {known})",
                                          input=str(key))
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
@@ -278,6 +285,14 @@ class GnomingGame(Game):
     options_type = GnomingOptions
     min_seats = 2
     max_seats = 7
+
+    def __init__(self, options: Options | Mapping[str, Any] | None = None, /, *,
+                 seats: Sequence[str] | int = 4) -> None:
+        # §11 writes this option's default as the number 1; a header may too.
+        wild = options.get("wild_mulligans_per_layout") if isinstance(options, Mapping) else None
+        if isinstance(wild, int) and not isinstance(wild, bool) and isinstance(options, Mapping):
+            options = {**options, "wild_mulligans_per_layout": str(wild)}
+        super().__init__(options, seats=seats)
 
     def _check_seat_count(self, n: int) -> None:
         super()._check_seat_count(n)

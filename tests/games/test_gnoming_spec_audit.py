@@ -763,3 +763,14 @@ def test_referee_final_turns_a_second_clear_grid_gains_nothing() -> None:
     log("reveal", "Cal", grid="G3 G4 G4 G4 G-2 G4 G4 G4 G4".split())
     assert log.report().hands == [{"Ann": -6 - 5, "Bob": -6, "Cal": -4 - 4 + 3 + 4 + 4 - 2}]
     assert log.kinds() == []
+
+
+def test_option_values_as_the_spec_writes_them() -> None:
+    """§11 writes wild_mulligans_per_layout's default as the number 1, and cards as G8."""
+    assert GnomingGame({"wild_mulligans_per_layout": 1}).options == GnomingOptions()
+    with pytest.raises(InvalidActionError, match="'1', 'unlimited'"):
+        GnomingGame({"wild_mulligans_per_layout": 2})
+    game = GnomingGame({"deck": {"G8": 20, "G-4": 4, "MULLIGAN": 1}}, seats=2)
+    assert Counter(str(c) for c in game.new_initial_state().full_deck) == {"G8": 20, "G-4": 4, "MULLIGAN": 1}
+    with pytest.raises(InvalidActionError, match="unknown card 'G9'"):
+        GnomingGame({"deck": {"G9": 30}}, seats=2)
