@@ -358,6 +358,8 @@ def simulate_hand(
         data["from"] = src
         if kind != "play":
             data["to"] = dst
+        if isinstance(action, MoveBlock) and card.is_joker:
+            data["index"] = action.index  # a deck's two jokers look alike: name the block's place
         data["t_lift"] = _secs(t)
         if bot.actor:
             data["actor"] = f"{name}.{bot.actor + 1}"

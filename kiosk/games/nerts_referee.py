@@ -609,6 +609,10 @@ class NertsReferee(Referee):
         off_pile = self._off_foundation(e.require("from"))
         src = self._source(e.data["from"]) if off_pile is None else ""
         to = e.require("to")
+        index = e.get("index")
+        if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 0):
+            raise InvalidActionError(f"'index' must be a card's position in its work pile (0 = the base), "
+                                     f"got {index!r}", input=repr(index))
         # A card goes back to the Nerts pile or the waste only when a foundation refused it (§6.1).
         backward = _BACKWARD.get(to.strip().lower()) if isinstance(to, str) else None
         kind, work = ("back", 0) if backward is not None else parse_destination(to, self.opts.work_piles)
@@ -662,7 +666,16 @@ class NertsReferee(Referee):
                 self._breach(e, "not_available",
                              f"{name}'s {card.display()} is not in work pile {u}{why}: take it back", seat)
                 return
-            action = MoveBlock(seat, card, u, pile.index(card), work)
+            spots = [i for i, x in enumerate(pile) if x == card]
+            if index is not None and index not in spots:
+                self._breach(e, "not_available", f"{name}'s {card.display()} is not card {index} of work "
+                             f"pile {u}: take it back", seat)
+                return
+            action = MoveBlock(seat, card, u, spots[0] if index is None else index, work)
+            if index is None and len(spots) > 1:
+                # A deck's two jokers look alike: without an index the block is the lowest that fits.
+                action = next((MoveBlock(seat, card, u, i, work) for i in spots
+                               if not self._layout_problem(lay, MoveBlock(seat, card, u, i, work))), action)
         problem = self._layout_problem(lay, action)
         if problem:
             self._breach(e, "illegal_move", f"{name}: {problem}: take it back", seat)

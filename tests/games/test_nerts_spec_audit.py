@@ -10,6 +10,7 @@ the end of the game (§8.1) and jokers (§9). Strict engine first, then the refe
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -31,6 +32,7 @@ from kiosk.games.nerts_actions import (
     Turn,
     seat_deck,
 )
+from kiosk.games.referee import TableEvent
 from tests.games.nerts_log import breaches, ev, foundation, header, plays, run, texts
 
 # -- the strict engine ------------------------------------------------------------------------------
@@ -678,3 +680,79 @@ def test_camera_level_moves_are_judged_on_what_the_event_shows() -> None:
                             "Ana: a block must move to another work pile: take it back"]
     assert breaches(off) == [
         "Ana: sliding under a work pile is not allowed (allow_slide_under is off): take it back"]
+
+
+# -- both paths agree: strict random play, written as a full log, referees without an infraction -------
+
+def _event(action: Any, t: int, state: NertsState) -> TableEvent:
+    seat = state.game.seats[action.seat]
+
+    def place(src: str) -> str:
+        return {"N": "nerts", "W": "waste"}.get(src, f"work{src}")
+
+    if isinstance(action, Play):
+        pid = f"F{len(state.foundations) + 1}" if action.pile is None else f"F{action.pile}"
+        data: dict[str, Any] = {"card": action.card.face_str(), "pile": pid, "from": place(action.source)}
+        if action.declared is not None:
+            data["as"] = action.declared.face_str()
+        return TableEvent("foundation_play", t, seat=seat, data=data)
+    if isinstance(action, (Build, SlideUnder)):
+        to = f"{'work' if isinstance(action, Build) else 'under'}{action.work}"
+        return TableEvent("move", t, seat=seat, data={"card": action.card.face_str(),
+                                                      "from": place(action.source), "to": to})
+    if isinstance(action, MoveBlock):
+        data = {"card": action.card.face_str(), "from": f"work{action.from_work}",
+                "to": f"work{action.to_work}"}
+        if action.card.is_joker:
+            data["index"] = action.index
+        return TableEvent("move", t, seat=seat, data=data)
+    kind = {Turn: "turn", Recycle: "recycle", Rotate: "rotate", Stuck: "stuck", Call: "call"}[type(action)]
+    return TableEvent(kind, t, seat=seat)
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"jokers": 2}, {"aces_compulsory": True, "must_fill_from_nerts": True},
+    {"stock_turn_count": 1, "move_partial_runs": False}, {"short_stock": "recycle_immediately"},
+    {"allow_slide_under": False, "jokers": 2, "work_piles": 3},
+])
+def test_the_referee_accepts_every_move_the_strict_engine_allows(options: dict[str, Any]) -> None:
+    rng = random.Random(7)
+    game = NertsGame(dict(options), seats=3)
+    state = game.new_initial_state()
+    deal = state.sample_chance(rng)
+    assert isinstance(deal, Deal)
+    state.apply_action(deal)
+    referee = game.referee()
+    orders = {game.seats[s]: " ".join(card.face_str() for card in order)
+              for s, order in enumerate(deal.orders)}
+    referee.feed(TableEvent("hand_start", 0, data={"deal": orders}))
+    for step in range(1, 400):
+        if state.phase != "play":
+            break
+        legal = state.legal_actions()
+        moves = [a for a in legal if not isinstance(a, Stuck)]
+        action = rng.choice(moves if moves and rng.random() > 0.03 else legal)
+        event = _event(action, step * 1_000_000_000, state)
+        state.apply_action(action)
+        referee.feed(event)
+        assert referee.infractions == [], (str(action), referee.infractions)
+        assert referee.hand is not None
+        for ref_lay, lay in zip(referee.hand.layouts, state.layouts, strict=True):
+            assert (ref_lay.nerts, ref_lay.work, ref_lay.stock, ref_lay.waste) == \
+                (lay.nerts, lay.work, lay.stock, lay.waste), str(action)
+
+
+def test_a_block_starting_at_one_of_two_alike_jokers_is_named_by_its_index() -> None:
+    start = full_start({"Ana": NERTS_12 + " JOKER 10D JOKER 10H 7S"}, jokers=2) + [
+        ev("2", "move", "Ana", card="JOKER", **{"from": "nerts", "to": "work1"}),  # on 10♦: a black 9
+        ev("3", "move", "Ana", card="JOKER", **{"from": "work2", "to": "work1"}),  # then a red 8
+        ev("4", "move", "Ana", card="7S", **{"from": "work4", "to": "work1"})]  # 10♦ J J 7♠
+
+    def block(**index: int) -> list[str]:
+        return breaches(run(start + [ev("5", "move", "Ana", card="JOKER", **index,
+                                        **{"from": "work1", "to": "work3"})]))
+
+    assert block(index=1) == []  # J J 7♠ onto 10♥: the lower joker is a black 9
+    assert block(index=2) == ["Ana: JOKER does not fit on 10♥: take it back"]  # J 7♠: a red 8
+    assert block(index=3) == ["Ana's JOKER is not card 3 of work pile 1: take it back"]
+    assert block() == []  # without an index: the lowest joker block that fits
