@@ -14,13 +14,17 @@ round. It never sees a face-down card until it is turned up. The events
 - ``flip``: ``seat``, ``pos`` (``"rc"``), ``card``: an opening flip, or a flip
   after another seat discarded a Hazard.
 - ``draw``: ``seat``, ``from`` (``deck``, ``A`` or ``B``), and ``card`` for A or B.
-- ``keep``: ``seat``, ``pos``, ``card`` (placed) and ``out`` (the card that came out).
+- ``keep``: ``seat``, ``pos``, ``card`` (placed) and ``out`` (the card that came out);
+  optionally ``grid``, the seat whose grid the card went into when it is not the
+  player's own (a breach: the keep does not count and the card must be taken back).
 - ``discard``: ``seat``, ``card``, ``pile`` (``A`` or ``B``; none for a Hazard that
   leaves the game).
 - ``decline``: ``seat`` does not flip after a Hazard (optional; the next draw closes
   the window anyway).
 - ``reveal``: ``seat``, ``grid`` (nine cards, row by row): the grid at the end of
   the round with every card face up. The round is scored once every grid is in.
+- ``peek``: ``seat`` lifted a face-down card at ``pos`` and put it back (optionally
+  ``grid``: whose grid, the seat's own by default); players must not look (§4.2).
 
 The referee counts the draw pile (the deck less the grids, the two pile starters
 and the Hazards removed at the start, less each draw from it), so it knows when the
@@ -28,10 +32,11 @@ discards under the two tops are shuffled into a new draw pile (``draw_pile_empty
 reshuffle_discards``; a pile left with no card must then be restarted) and when the
 round ends for lack of cards (``end_round``).
 
-Breaches are infractions: a turn out of turn, two draws, a draw from an empty pile, a
-position filled twice in one turn, a bounce that the rules do not allow, a discard onto the wrong pile while
-the other is empty, a flip without a Hazard or of a seat's last face-down card, a
-discard that is not the card held, a card that differs from what was seen before.
+Breaches are infractions (§9): a turn out of turn, two draws, a draw from an empty
+pile, a position filled twice in one turn, a bounce that the rules do not allow, a
+discard onto the wrong pile while the other is empty, a flip without a Hazard or of a
+seat's last face-down card, a discard that is not the card held, a card that differs
+from what was seen before, a peek, a card placed in another player's grid.
 
 >>> from kiosk.games.gnoming import GnomingOptions
 >>> ref = GnomingReferee(["Eve", "Finn"], GnomingOptions())
@@ -82,7 +87,7 @@ class GnomingReferee(Referee):
     """Referees a Gnoming A Round table log."""
 
     game_name = "gnoming"
-    event_types = frozenset({"round_start", "flip", "draw", "keep", "discard", "decline", "reveal"})
+    event_types = frozenset({"round_start", "flip", "draw", "keep", "discard", "decline", "reveal", "peek"})
 
     def __init__(self, seats: Sequence[str], options: Any) -> None:
         self.opts: GnomingOptions = options
@@ -232,6 +237,16 @@ class GnomingReferee(Referee):
         if p in r.hazard_window:
             r.hazard_window.remove(p)
 
+    def _on_peek(self, e: TableEvent) -> None:
+        r = self._need_round(e)
+        p = self.seat_index(e.seat)
+        pos = self._pos(e)
+        owner = p if e.get("grid") is None else self.seat_index(e.get("grid"))
+        if r.grids[owner][pos] is None:
+            whose = "their own" if owner == p else f"{self.seats[owner]}'s"
+            self._infraction(e, "peek", f"{self.seats[p]} looked at {whose} face-down {pos_name(pos)}; "
+                             "players must not look at face-down cards")
+
     def _on_draw(self, e: TableEvent) -> None:
         r = self._need_round(e)
         p = self.seat_index(e.seat)
@@ -292,6 +307,11 @@ class GnomingReferee(Referee):
         out = self._card(e, "out")
         if r.stage == "reveal":
             self._infraction(e, "round_over", f"{name} placed a card after the round was over")
+            return
+        owner = p if e.get("grid") is None else self.seat_index(e.get("grid"))
+        if owner != p:
+            self._infraction(e, "wrong_grid", f"{name} placed {card.display()} in {self.seats[owner]}'s "
+                             "grid: take it back; a card is kept only in the player's own grid")
             return
         if r.stage != "place" or p != r.player:
             self._infraction(e, "out_of_turn", f"{name} placed a card without drawing on their turn")

@@ -774,3 +774,29 @@ def test_option_values_as_the_spec_writes_them() -> None:
     assert Counter(str(c) for c in game.new_initial_state().full_deck) == {"G8": 20, "G-4": 4, "MULLIGAN": 1}
     with pytest.raises(InvalidActionError, match="unknown card 'G9'"):
         GnomingGame({"deck": {"G9": 30}}, seats=2)
+
+
+# -- §9 breaches the camera can see ---------------------------------------------------------
+
+def test_referee_flags_a_peek_at_a_face_down_card() -> None:
+    log = Log()
+    log.opening()
+    log("peek", "Ann", pos="11")                               # face up: lifting it hides nothing
+    log("peek", "Ann", pos="12")
+    log("peek", "Bob", pos="33", grid="Ann")
+    report = log.report()
+    assert [i.kind for i in report.infractions] == ["peek", "peek"]
+    assert "Ann's face-down 33" in report.infractions[1].text
+
+
+def test_referee_flags_a_card_placed_in_another_players_grid() -> None:
+    log = Log()
+    log.opening()
+    log("draw", "Ann", from_="A", card="G5")
+    log("keep", "Ann", pos="12", card="G5", out="G7", grid="Bob")
+    assert log.kinds() == ["wrong_grid"]
+    # The card is taken back and kept in Ann's own grid: the turn goes on normally.
+    log("keep", "Ann", pos="12", card="G5", out="G8")
+    log("discard", "Ann", card="G8", pile="A")
+    assert log.kinds() == ["wrong_grid"]
+    assert log.ref.round is not None and log.ref.round.grids[1][1] is None
