@@ -800,3 +800,112 @@ def test_referee_flags_a_card_placed_in_another_players_grid() -> None:
     log("discard", "Ann", card="G8", pile="A")
     assert log.kinds() == ["wrong_grid"]
     assert log.ref.round is not None and log.ref.round.grids[1][1] is None
+
+
+# -- §5 checked at every step of random play ------------------------------------------------
+
+def _check_legal_actions(state: GnomingState) -> None:
+    """The legal actions of a live state, derived from §5 and compared with the engine's."""
+    r = state.cur
+    assert r is not None
+    o = state.options
+    p = r.player
+    legal = set(state.legal_actions())
+    if r.phase == "draw":
+        under = sum(len(pile) - 1 for pile in r.piles.values() if pile)
+        deck_ok = bool(r.deck) or (o.draw_pile_empty == "reshuffle_discards" and under > 0)
+        assert legal == {Draw(p, s) for s in ("deck", "A", "B")
+                         if (s == "deck" and deck_ok) or (s != "deck" and r.piles[s])}
+    elif r.phase == "place":
+        bounce = r.source == "bounce"
+        keeps = {Keep(p, i) for i in range(9) if i not in r.filled
+                 and not (bounce and o.bounce_targets == "face_down_only" and r.up[p][i])}
+        may_pass = not (o.must_keep_discard_draw and r.source in ("A", "B"))
+        assert legal == keeps | ({Pass(p)} if may_pass else set())
+    elif r.phase == "discard":
+        empty = [k for k in ("A", "B") if not r.piles[k]]
+        assert legal == {Discard(p, k) for k in (empty if len(empty) == 1 else ["A", "B"])}
+    elif r.phase == "hazard":
+        for q in range(state.n_seats):
+            mine = set(state.legal_actions(q))
+            if q in r.hazard_pending:
+                assert mine == {Decline(q)} | {Flip(q, i) for i in range(9) if not r.up[q][i]}
+            else:
+                assert mine == set()
+
+
+@pytest.mark.parametrize(
+    ("seats", "options"),
+    [
+        (4, {}),
+        (3, {"bounce_targets": "face_down_only", "must_keep_discard_draw": True,
+             "hazard_on_discard": "to_pile", "hazard_flip_min_facedown": 3,
+             "turn_direction": "counterclockwise"}),
+        (7, {"hazard_flip_min_facedown": 1}),
+    ],
+)
+def test_the_engine_follows_section_5_at_every_step(seats: int, options: dict[str, Any]) -> None:
+    game = GnomingGame(options, seats=seats)
+    need = game.options.hazard_flip_min_facedown
+    step = 1 if game.options.turn_direction == "clockwise" else -1
+    bounces = hazards = rounds_with_finisher = 0
+    for seed in range(6):
+        b, h, f = _play_checking_section_5(game, need, step, random.Random(seed))
+        bounces, hazards, rounds_with_finisher = bounces + b, hazards + h, rounds_with_finisher + f
+    assert bounces and hazards and rounds_with_finisher
+
+
+def _play_checking_section_5(game: GnomingGame, need: int, step: int,
+                             rng: random.Random) -> tuple[int, int, int]:
+    seats = game.num_seats
+    state = game.new_initial_state()
+    bounces = hazards = rounds_with_finisher = 0
+    turns_after_finisher = 0
+    for _ in range(30_000):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        r = state.cur
+        assert r is not None
+        _check_legal_actions(state)
+        legal = state.legal_actions()
+        keeps = [a for a in legal if isinstance(a, Keep)]
+        action = rng.choice(keeps) if keeps and rng.random() < 0.7 else rng.choice(legal)
+        p = r.player
+        finisher_before = r.finisher
+        round_before = state.round_index
+        removed_before = len(r.removed)
+        if isinstance(action, Keep):
+            out, was_down = r.grids[p][action.pos], not r.up[p][action.pos]
+            after = [c for i, c in enumerate(r.grids[p]) if r.up[p][i] and i != action.pos] + [r.held]
+            may_bounce = was_down and out.value is not None and out.value > 0 and out in after
+        state.apply_action(action)
+        if isinstance(action, Keep) and state.round_index == round_before:
+            if may_bounce:
+                bounces += 1
+                assert r.phase == "place" and r.held == out and r.source == "bounce"
+            else:
+                assert r.held is None
+        discarded_hazard = (len(r.removed) > removed_before and isinstance(action, (Keep, Pass))) or (
+            isinstance(action, Discard) and r.piles[action.pile][-1].is_hazard)
+        if discarded_hazard and r.phase == "hazard":
+            hazards += 1
+            assert r.hazard_pending == [q for q in range(seats) if q != p and
+                                        sum(not u for u in r.up[q]) >= need]
+        turn_over = state.round_index != round_before or r.phase == "over" or (
+            r.phase == "draw" and r.player == (p + step) % seats and not isinstance(action, (Flip, Decline)))
+        if isinstance(action, (Flip, Decline)) and r.phase == "draw":
+            turn_over = True
+        if turn_over and state.round_index == round_before:
+            if finisher_before is None and r.finisher is not None:
+                assert r.finisher == p and sum(not u for u in r.up[p]) == 0
+                turns_after_finisher = 0
+                rounds_with_finisher += 1
+            elif finisher_before is not None:
+                turns_after_finisher += 1
+            if r.phase == "over" and r.finisher is not None:
+                assert turns_after_finisher == seats - 1, "one final turn for every other seat"
+    assert state.is_terminal()
+    return bounces, hazards, rounds_with_finisher
