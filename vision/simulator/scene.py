@@ -20,13 +20,15 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.cardart import CardDesign
 from vision.events import BACK, CardSighting, Frame
 from vision.layout import CARD_H_MM, CARD_W_MM, Pose, TableLayout
 from vision.simulator.camera import CameraModel, FrameTiming
-from vision.simulator.motion import ArmTrack, Flight
+from vision.simulator.motion import ArmTrack, Flight, arm_polygons
 from vision.simulator.render import BAND_ROWS, ArmDraw, CardDraw, TableRenderer
 
 __all__ = ["PileCard", "TableScene", "SKIN_TONES"]
@@ -211,9 +213,7 @@ class TableScene:
     def render(self, renderer: TableRenderer, timing: FrameTiming) -> Frame:
         """Renders the frame with this timing (frames must come in time order)."""
         cam = renderer.camera
-        t_first = timing.sample_t_ns(0) - timing.exposure_ns
-        t_last = timing.sample_t_ns(cam.height - 1) + timing.exposure_ns
-        self._advance(t_first, t_last)
+        self.advance(cam, timing)
         key = (self._n_lifted, self._n_landed)
         if key != self._static_key or self._static is None:
             unlit = renderer.static_layer(self.resting_cards())
@@ -236,71 +236,81 @@ class TableScene:
             yield self.render(renderer, timing)
 
     # -- annotations ------------------------------------------------------------------------
-    def ground_truth_sightings(self, renderer: TableRenderer, timing: FrameTiming) -> list[CardSighting]:
-        """What a perfect recogniser would report for the frame just rendered with ``timing``.
+    def advance(self, camera: CameraModel, timing: FrameTiming) -> None:
+        """Brings the piles at rest up to a frame (what :meth:`render` does before drawing)."""
+        t_first = timing.sample_t_ns(0) - timing.exposure_ns
+        t_last = timing.sample_t_ns(camera.height - 1) + timing.exposure_ns
+        self._advance(t_first, t_last)
 
-        Each card is taken at the row time of its centre. A card is reported when at least
-        a corner index region is uncovered (by cards above it and by hands); ``score`` is its
-        visible fraction; the outline is given only when it is wholly visible.
+    def ground_truth_sightings(self, renderer: TableRenderer, timing: FrameTiming) -> list[CardSighting]:
+        """What a perfect recogniser would report for the frame with ``timing`` (after :meth:`advance`
+        or :meth:`render` of that frame).
+
+        A moving card is placed at the row time of its own centre (rolling shutter). A card is
+        reported when at least 15 % of it shows past the cards above it and the hands; ``score``
+        is its visible fraction; the outline is given only when it is wholly visible.
         """
         cam = renderer.camera
         active = self._active()
-        # Approximate the whole frame at the time of its middle row for occlusion.
         t_mid = timing.sample_t_ns(cam.height / 2)
-        cards_mid, arms = self._dynamic(active, t_mid)
-        stack: list[tuple[CardDraw, str | None]] = [(c, c.token) for c in self.resting_cards()]
-        stack += [(c, c.token) for c in cards_mid]
-        polys = [np.array(renderer._card_quad_px(c.pose, c.lift_mm)) for c, _ in stack]
-        occluders: list[np.ndarray] = []
-        for a in arms:
-            from vision.simulator.motion import arm_polygons
-
-            quad, hand, ang = arm_polygons(a.pose)
-            occluders.append(cam.project(quad))
-            hx, hy = hand
-            ell = [(hx + 46 * np.cos(t) * np.cos(ang) - 36 * np.sin(t) * np.sin(ang),
-                    hy + 46 * np.cos(t) * np.sin(ang) + 36 * np.sin(t) * np.cos(ang))
-                   for t in np.linspace(0, 2 * np.pi, 16)]
-            occluders.append(cam.project(np.array(ell)))
+        stack: list[CardDraw] = list(self.resting_cards())
+        for el in self._elements(active):
+            d = el(t_mid)
+            if isinstance(d, CardDraw):
+                # Re-sample at the row time of the card's own centre.
+                cy = float(np.mean(renderer._card_quad_px(d.pose, d.lift_mm)[:, 1]))
+                d2 = el(timing.sample_t_ns(cy))
+                if isinstance(d2, CardDraw):
+                    stack.append(d2)
+        polys = [renderer._card_quad_px(c.pose, c.lift_mm) for c in stack]
+        occluders: list[NDArray[np.float64]] = []
+        for el in self._elements(active):
+            d = el(t_mid)
+            if isinstance(d, ArmDraw):
+                quad, hand, ang = arm_polygons(d.pose)
+                occluders.append(cam.project(quad))
+                hx, hy = hand
+                ca, sa = np.cos(ang), np.sin(ang)
+                t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+                ell = np.stack([hx + 46 * np.cos(t) * ca - 36 * np.sin(t) * sa,
+                                hy + 46 * np.cos(t) * sa + 36 * np.sin(t) * ca], axis=1)
+                occluders.append(cam.project(ell))
         out: list[CardSighting] = []
-        import cv2
-
-        for i, ((c, token), quad) in enumerate(zip(stack, polys, strict=True)):
+        covers = polys + occluders
+        boxes = np.array([[p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()] for p in covers])
+        n_cards = len(polys)
+        for i, (c, quad) in enumerate(zip(stack, polys, strict=True)):
             x0, y0 = np.floor(quad.min(axis=0)).astype(int)
             x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
             if x1 <= 0 or y1 <= 0 or x0 >= cam.width or y0 >= cam.height:
                 continue
-            w, h = x1 - x0, y1 - y0
-            mask = np.zeros((h, w), np.uint8)
-            cv2.fillConvexPoly(mask, np.round(quad - (x0, y0)).astype(np.int32), 1)
+            scale = 3
+            mask = np.zeros(((y1 - y0) * scale, (x1 - x0) * scale), np.uint8)
+            cv2.fillConvexPoly(mask, np.round((quad - (x0, y0)) * scale).astype(np.int32), 1)
             area = int(mask.sum())
             if area == 0:
                 continue
-            for other in polys[i + 1:] + occluders:
-                cv2.fillConvexPoly(mask, np.round(other - (x0, y0)).astype(np.int32), 0)
+            above = [j for j in range(i + 1, len(covers))
+                     if (j >= n_cards or j > i) and boxes[j, 0] < x1 and boxes[j, 2] > x0
+                     and boxes[j, 1] < y1 and boxes[j, 3] > y0]
+            for j in above:
+                other = covers[j]
+                cv2.fillConvexPoly(mask, np.round((other - (x0, y0)) * scale).astype(np.int32), 0)
             visible = int(mask.sum())
             frac = visible / area
             if frac < 0.15:
                 continue
             ys, xs = np.nonzero(mask)
-            box = (float(xs.min() + x0), float(ys.min() + y0), float(xs.max() + x0 + 1), float(ys.max() + y0 + 1))
-            label = token if token is not None else BACK
+            box = (x0 + xs.min() / scale, y0 + ys.min() / scale, x0 + (xs.max() + 1) / scale,
+                   y0 + (ys.max() + 1) / scale)
+            label = c.token if c.token is not None else BACK
             whole = frac > 0.98
-            out.append(CardSighting(label, round(frac, 3), box,
+            out.append(CardSighting(label, round(frac, 3), (float(box[0]), float(box[1]), float(box[2]),
+                                                            float(box[3])),
                                     tuple((float(x), float(y)) for x, y in quad) if whole else None))
         return out
-
-
-def card_size_px(camera: CameraModel) -> tuple[float, float]:
-    """A card's width and height in pixels at the mat's centre."""
-    s = camera.px_per_mm()
-    return (CARD_W_MM * s, CARD_H_MM * s)
 
 
 def squared(slot_pose: Pose, rng: random.Random, spread_mm: float = 1.2, turn_deg: float = 1.5) -> Pose:
     """A pose near ``slot_pose`` with the small offset and turn of a card dropped on a pile."""
     return slot_pose.moved(rng.gauss(0, spread_mm), rng.gauss(0, spread_mm), rng.gauss(0, turn_deg))
-
-
-def index_of(items: Sequence[int], value: int) -> int:
-    return bisect.bisect_left(items, value)

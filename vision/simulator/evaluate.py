@@ -1,0 +1,173 @@
+"""Scoring a tracker's table log against the simulator's ground truth.
+
+Glossary:
+
+- **match**: a tracked ``foundation_play`` and a true one of the same card within
+  :data:`MATCH_NS` of each other; it is **right** when the seat is right and its pile lies where
+  the true pile lies (the tracker numbers piles in the order it sees them, so piles are compared
+  by place, not by id).
+- **false event**: a tracked ``foundation_play`` or ``move`` that matches no true event.
+- **landing error**: tracked minus true landing time of a matched play; **covered** when it is
+  within the ``err`` the tracker stated.
+- **race ruling**: the referee's ``race``/``tie`` ruling on a pile; it must agree with the
+  ground truth's whenever the true gap is farther from the tie window than both stated errors.
+- **merged log**: the tracker's events plus the events a camera does not make (the start and
+  end of the hand, "Nerts!" calls and stuck declarations come from buttons), refereed to compare
+  the hand's scores.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.games.referee import LogHeader, TableEvent
+from kiosk.replay import replay_events
+
+__all__ = ["MATCH_NS", "HandScore", "score_hand", "merged_log"]
+
+MATCH_NS = 150_000_000
+PILE_MM = 60.0
+BUTTON_EVENTS = ("hand_start", "stuck", "call", "hand_end")
+
+
+@dataclass
+class HandScore:
+    """How a tracked hand compares with the truth."""
+
+    plays: int = 0
+    plays_right: int = 0
+    plays_found: int = 0
+    """Matched by card and time (seat or pile possibly wrong)."""
+    moves: int = 0
+    moves_right: int = 0
+    false_events: int = 0
+    landing_errors_ns: list[int] = field(default_factory=list)
+    covered: int = 0
+    races: int = 0
+    races_decidable: int = 0
+    races_agree: int = 0
+    scores_equal: bool = False
+    true_scores: dict[str, int] = field(default_factory=dict)
+    tracked_scores: dict[str, int] = field(default_factory=dict)
+    misses: list[str] = field(default_factory=list)
+    false: list[str] = field(default_factory=list)
+
+
+def merged_log(truth: Sequence[TableEvent], tracked: Sequence[TableEvent]) -> list[TableEvent]:
+    """The tracker's events with the truth's button events, in time order."""
+    # A hand_start with the deal would make the referee track every layout: a camera does not see the deal.
+    buttons = [TableEvent(e.type, e.t_ns, e.err_ns, e.seat, {} if e.type == "hand_start" else e.data)
+               for e in truth if e.type in BUTTON_EVENTS]
+    out = sorted(list(tracked) + buttons, key=lambda e: (e.t_ns, e.type == "hand_end"))
+    return out
+
+
+def _pile_xy(meta: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    piles = meta.get("piles", {}) if isinstance(meta, Mapping) else {}
+    return {str(k): (float(v[0]), float(v[1])) for k, v in piles.items()}
+
+
+def score_hand(header: LogHeader, truth: Sequence[TableEvent], tracked: Sequence[TableEvent],
+               tracked_piles: Mapping[str, tuple[float, float]], *, tie_window_ms: int = 30) -> HandScore:
+    """Compares a tracked log with the ground truth of the same hand."""
+    sc = HandScore()
+    true_xy = _pile_xy(header.meta)
+    t_plays = [e for e in truth if e.type == "foundation_play"]
+    k_plays = [e for e in tracked if e.type == "foundation_play"]
+    used: set[int] = set()
+    for e in t_plays:
+        sc.plays += 1
+        best, best_dt = None, MATCH_NS + 1
+        for i, k in enumerate(k_plays):
+            if i in used or k.get("card") != e.get("card"):
+                continue
+            dt = abs(k.t_ns - e.t_ns)
+            if dt < best_dt:
+                best, best_dt = i, dt
+        if best is None:
+            sc.misses.append(f"missed {e.seat} {e.get('card')} on {e.get('pile')} at {e.t_ns / 1e9:.3f}")
+            continue
+        used.add(best)
+        k = k_plays[best]
+        sc.plays_found += 1
+        txy = true_xy.get(str(e.get("pile")))
+        kxy = tracked_piles.get(str(k.get("pile")))
+        pile_ok = txy is None or (kxy is not None and math.hypot(txy[0] - kxy[0], txy[1] - kxy[1]) <= PILE_MM)
+        if k.seat == e.seat and pile_ok:
+            sc.plays_right += 1
+            dt = k.t_ns - e.t_ns
+            sc.landing_errors_ns.append(dt)
+            if abs(dt) <= k.err_ns:
+                sc.covered += 1
+        else:
+            sc.misses.append(f"wrong {e.seat} {e.get('card')} on {e.get('pile')}: tracked {k.seat} on "
+                             f"{k.get('pile')}")
+    for i, k in enumerate(k_plays):
+        if i not in used:
+            sc.false_events += 1
+            sc.false.append(f"false play {k.seat} {k.get('card')} on {k.get('pile')} at {k.t_ns / 1e9:.3f}")
+    t_moves = [e for e in truth if e.type == "move"]
+    k_moves = [e for e in tracked if e.type == "move"]
+    used_m: set[int] = set()
+    for e in t_moves:
+        sc.moves += 1
+        for i, k in enumerate(k_moves):
+            if i in used_m or abs(k.t_ns - e.t_ns) > MATCH_NS:
+                continue
+            if (k.seat, k.get("card"), k.get("from"), k.get("to")) == (e.seat, e.get("card"), e.get("from"),
+                                                                       e.get("to")):
+                used_m.add(i)
+                sc.moves_right += 1
+                break
+    for i, k in enumerate(k_moves):
+        if i not in used_m:
+            sc.false_events += 1
+            sc.false.append(f"false move {k.seat} {k.get('card')} {k.get('from')}>{k.get('to')} "
+                            f"at {k.t_ns / 1e9:.3f}")
+    # Referee both logs.
+    true_rep = replay_events(header, truth)
+    merged = merged_log(truth, tracked)
+    track_header = LogHeader(header.game, header.seats, header.options)
+    track_rep = replay_events(track_header, merged)
+    sc.true_scores = dict(true_rep.hands[-1]) if true_rep.hands else {}
+    sc.tracked_scores = dict(track_rep.hands[-1]) if track_rep.hands else {}
+    sc.scores_equal = bool(sc.true_scores) and sc.true_scores == sc.tracked_scores
+    _compare_races(sc, true_rep.rulings, track_rep.rulings, t_plays, k_plays, tie_window_ms)
+    return sc
+
+
+def _compare_races(sc: HandScore, true_rulings: Sequence[Any], tracked_rulings: Sequence[Any],
+                   t_plays: Sequence[TableEvent], k_plays: Sequence[TableEvent], window_ms: int) -> None:
+    window = window_ms * 1_000_000
+    for r in true_rulings:
+        if r.kind not in ("race", "tie"):
+            continue
+        sc.races += 1
+        seats = set(r.seats)
+        # The two true plays behind it: the ruling's play and the earlier one of the same face.
+        later = next((e for e in t_plays if e.t_ns == r.t_ns and e.seat in seats), None)
+        if later is None:
+            continue
+        earlier = [e for e in t_plays if e.get("card") == later.get("card") and e.get("pile") == later.get("pile")
+                   and e.t_ns <= later.t_ns and e is not later]
+        if not earlier:
+            continue
+        first = earlier[-1]
+        gap = later.t_ns - first.t_ns
+        errs = [k.err_ns for k in k_plays for e in (first, later)
+                if k.get("card") == e.get("card") and k.seat == e.seat and abs(k.t_ns - e.t_ns) <= MATCH_NS]
+        margin = sum(errs) if len(errs) == 2 else None
+        if margin is None:
+            continue
+        if abs(gap - window) <= margin:
+            continue
+        sc.races_decidable += 1
+        agree = any(q.kind == r.kind and set(q.seats) == seats and abs(q.t_ns - r.t_ns) <= MATCH_NS
+                    for q in tracked_rulings)
+        if agree:
+            sc.races_agree += 1
+        else:
+            sc.misses.append(f"race ruling differs: {r.text} at {r.t_ns / 1e9:.3f}")

@@ -1,0 +1,679 @@
+"""The table tracker: per-frame card sightings in, stable table events out.
+
+Glossary:
+
+- **observation**: one sighting placed in time and on the table: its label, its box in pixels,
+  its centre in table millimetres (through the calibration) and the time its rows were read
+  (the frame's sensor timestamp plus the rolling-shutter row time plus half the exposure).
+- **track**: one physical card followed from frame to frame. A track is **at rest** once three
+  observations agree (the box's least-moved side on each axis moved under
+  :data:`REST_PX`, so a hand or a card covering one side of it does not count as motion);
+  otherwise it is **moving**. A track that rests, moves and rests again is a card that was
+  **lifted** from one place and **landed** at another.
+- **settle**: a moving track coming to rest. Only settles make events, so a hand over a card,
+  a card unseen for a few frames, or a card misread for a frame or two (a track that never
+  rests three times) makes none.
+- **source**: where a landed card rested before it moved. A card whose lift was hidden by the
+  hand is joined to the resting card of the same face that vanished nearby just before.
+- **landing time**: a card sliding to rest under friction decelerates evenly, so the distance
+  still to go, ``d``, shrinks as ``(t_land - t)²``: ``sqrt(d)`` falls on a straight line that
+  reaches zero at ``t_land``. The tracker measures ``d`` on the box's leading side (the side
+  away from the hand), times each observation by the image row of that side, fits the line
+  over the last observations before rest and reports where it meets zero, with ``err`` from
+  the fit's spread (never less than :data:`MIN_ERR_NS`) and never outside the interval
+  between the last moving and the first resting observation.
+
+Nerts (``rules/nerts.md`` §5, §6.1, §12): a card landing in the centre is a
+``foundation_play`` by the seat whose layout it left (the seat zone it rested in, or failing
+that the seat its path came from), on the pile it landed on; a card landing on a work pile is
+a ``move`` (``from`` nerts, waste or a work pile; ``to`` a work pile, or ``under`` one when it
+went below the base). These are the camera-level events of ``docs/table-log.md``.
+
+>>> from vision.layout import NertsLayout
+>>> t = NertsTracker(NertsLayout(["Ana", "Ben"]), Calibration.from_scale(1.0))
+>>> t.feed(Frame(None, 0), [])
+[]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.games.referee import TableEvent
+from vision.calibration import Calibration
+from vision.events import BACK, UNKNOWN, CardSighting, Frame
+from vision.layout import CARD_H_MM, NertsLayout, TableLayout
+
+__all__ = ["Observation", "Track", "Landing", "TrackerSettings", "NertsTracker", "estimate_landing",
+           "REST_PX", "MIN_ERR_NS"]
+
+REST_PX = 1.6
+"""Largest robust displacement (pixels) between observations of a card at rest."""
+MIN_ERR_NS = 1_000_000
+"""Smallest landing-time uncertainty the tracker claims (1 ms)."""
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One sighting placed in time and on the table."""
+
+    card: str
+    box: Box
+    whole: bool
+    """The card's whole outline was visible (its box is the card's box)."""
+    x: float
+    y: float
+    """Centre in table millimetres."""
+    t_ns: int
+    """When the rows through its centre were exposed (mid-exposure)."""
+    frame_t_ns: int
+    row_time_ns: int
+    exposure_ns: int
+    frame: int
+
+    def row_t_ns(self, y_px: float) -> int:
+        return self.frame_t_ns + int(round(y_px * self.row_time_ns)) + self.exposure_ns // 2
+
+
+def robust_shift(a: Box, b: Box) -> tuple[float, float]:
+    """The shift between two boxes of one card, ignoring a side that something covered or uncovered.
+
+    On each axis the side that moved least is taken: a hand or a card over one side of a card
+    changes that side only, while a real motion moves both.
+
+    >>> robust_shift((0, 0, 10, 10), (0, 0, 6, 10))
+    (0.0, 0.0)
+    >>> robust_shift((0, 0, 10, 10), (3, 1, 13, 11))
+    (3.0, 1.0)
+    """
+    dx0, dx1 = b[0] - a[0], b[2] - a[2]
+    dy0, dy1 = b[1] - a[1], b[3] - a[3]
+    dx = dx0 if abs(dx0) < abs(dx1) else dx1
+    dy = dy0 if abs(dy0) < abs(dy1) else dy1
+    return (float(dx), float(dy))
+
+
+@dataclass
+class Track:
+    """One physical card followed over frames."""
+
+    tid: int
+    card: str
+    obs: list[Observation] = field(default_factory=list)
+    resting: bool = False
+    rest_box: Box | None = None
+    rest_x: float = 0.0
+    rest_y: float = 0.0
+    rest_since: int = 0
+    place: tuple[str | None, str, int] | None = None
+    """Where it rests: (seat, region, index) of a layout slot, or (None, pile id, 0) on a foundation."""
+    origin: tuple[str | None, str, int] | None = None
+    """Where it rested before its current motion."""
+    origin_xy: tuple[float, float] | None = None
+    lift_t: int | None = None
+    """Last resting observation before it moved (an upper bound is its first moving one)."""
+    moved_mm: float = 0.0
+    alive: bool = True
+    settling: bool = False
+    settle_count: int = 0
+
+    @property
+    def last(self) -> Observation:
+        return self.obs[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Landing:
+    """A card that came to rest after moving: what the interpretation turns into an event."""
+
+    track: int
+    card: str
+    t_ns: int
+    err_ns: int
+    x: float
+    y: float
+    origin: tuple[str | None, str, int] | None
+    origin_xy: tuple[float, float] | None
+    lift_t_ns: int | None
+    path: tuple[tuple[float, float], ...]
+    """Table positions of its first observations (for the direction it came from)."""
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """Tuning of the tracker; defaults suit 30-120 fps and cards 40-150 px tall."""
+
+    rest_count: int = 3
+    """Observations that must agree before a card counts as at rest."""
+    link_mm: float = 260.0
+    """How far a card may reappear from where it was last seen resting, to count as lifted from there."""
+    link_ns: int = 1_500_000_000
+    """How long after it was last seen resting."""
+    max_speed_mm_s: float = 4000.0
+    latency_ns: int = 1_500_000_000
+    """Events are released in time order once they are this old (a landing is judged a little later)."""
+    confirm_count: int = 3
+    """Further still observations before a landing is judged."""
+    fit_points: int = 6
+    fit_window_ns: int = 300_000_000
+
+
+def _centre(b: Box) -> tuple[float, float]:
+    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+
+
+def _median_box(obs: Sequence[Observation]) -> Box:
+    n = len(obs)
+    b = [sorted(o.box[k] for o in obs)[n // 2] for k in range(4)]
+    return (b[0], b[1], b[2], b[3])
+
+
+def estimate_landing(obs: Sequence[Observation], *, rest_n: int = 3, fit_points: int = 6,
+                     window_ns: int = 300_000_000, min_px: float = 1.0) -> tuple[int, int]:
+    """Estimates when a card came to rest: ``(t_ns, err_ns)`` (see the module docstring).
+
+    ``obs`` are the card's observations from its motion through its rest; the last ``rest_n``
+    of them show it at rest. ``min_px`` is the distance below which a box side cannot be told
+    from its resting place.
+    """
+    rest = obs[-rest_n:]
+    moving = obs[:-rest_n]
+    rb = _median_box(rest)
+    first_rest = rest[0]
+    period = max(1, rest[-1].t_ns - first_rest.t_ns) // max(1, rest_n - 1)
+    if not moving:
+        return first_rest.t_ns, max(MIN_ERR_NS, period)
+    # Direction of travel (pixels): from where it was some way before its rest. Shifts are measured
+    # on the sides that moved least, so a hand or a pile covering one side does not count as motion.
+    ref = moving[0]
+    for o in reversed(moving):
+        if math.hypot(*robust_shift(o.box, rb)) > 12.0:
+            ref = o
+            break
+    ux, uy = robust_shift(ref.box, rb)
+    n = math.hypot(ux, uy)
+    if n < 3.0:
+        return first_rest.t_ns, max(MIN_ERR_NS, period)
+    ux, uy = ux / n, uy / n
+
+    def lead(b: Sequence[float]) -> float:
+        # The side facing the way it travels: the hand holds the other end.
+        return max(b[0] * ux, b[2] * ux) + max(b[1] * uy, b[3] * uy)
+
+    def when(o: Observation) -> int:
+        if abs(uy) < 0.3:
+            return o.t_ns
+        return o.row_t_ns(o.box[3] if uy > 0 else o.box[1])
+
+    lead_rest = lead(rb)
+
+    def togo(o: Observation) -> float:
+        return lead_rest - lead(o.box)
+
+    seq = [(when(o), togo(o)) for o in list(moving) + list(rest)]
+    last_far = max((i for i, (_, d) in enumerate(seq) if d > min_px), default=None)
+    if last_far is None:
+        return first_rest.t_ns, max(MIN_ERR_NS, period)
+    t_lo = seq[last_far][0]
+    t_next = seq[last_far + 1][0] if last_far + 1 < len(seq) else t_lo + period
+    pts = [(t, math.sqrt(d)) for t, d in seq[:last_far + 1] if d > min_px and seq[last_far][0] - t <= window_ns]
+    pts = pts[-fit_points:]
+    fallback = (t_next + (t_next - t_lo) // 2, max(MIN_ERR_NS, (t_next - t_lo) * 3 // 2))
+    if len(pts) < 2:
+        return fallback
+    t0 = pts[0][0]
+    xs = [(p[0] - t0) / 1e9 for p in pts]
+    ys = [p[1] for p in pts]
+    k = len(pts)
+    mx, my = sum(xs) / k, sum(ys) / k
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx <= 0:
+        return fallback
+    beta = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    if beta >= 0:
+        return fallback
+    alpha = my - beta * mx
+    x_land = -alpha / beta
+    t_land = t0 + int(round(x_land * 1e9))
+    if k > 2:
+        resid = [y - (alpha + beta * x) for x, y in zip(xs, ys, strict=True)]
+        sigma = math.sqrt(sum(r * r for r in resid) / (k - 2))
+    else:
+        sigma = 0.0
+    # A box side is good to about half a pixel: the noise sqrt(d) carries where d is smallest.
+    sigma = max(sigma, 0.25 / max(1.0, min(ys)))
+    var = (sigma / beta) ** 2 * (1 / k + (x_land - mx) ** 2 / sxx)
+    err = int(2.5 * math.sqrt(var) * 1e9) + MIN_ERR_NS // 2
+    if not t_lo - MIN_ERR_NS <= t_land <= t_lo + 8 * (t_next - t_lo) + 50_000_000:
+        return fallback
+    return t_land, max(MIN_ERR_NS, err)
+
+
+class TableTracker:
+    """Follows every face-up card over frames and reports landings (game-independent)."""
+
+    def __init__(self, layout: TableLayout, calibration: Calibration, settings: TrackerSettings | None = None,
+                 *, min_score: float = 0.0) -> None:
+        self.layout = layout
+        self.calibration = calibration
+        self.settings = settings or TrackerSettings()
+        self.min_score = min_score
+        self.tracks: list[Track] = []
+        self._next_id = 1
+        self.frames = 0
+        self.last_t = 0
+
+    def observe(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[Observation]:
+        """Places a frame's sightings on the table and in time."""
+        out: list[Observation] = []
+        items = [s for s in sightings if s.card not in (BACK, UNKNOWN) and s.score >= self.min_score]
+        if not items:
+            return out
+        centres = [s.center for s in items]
+        table = self.calibration.to_table(centres)
+        for s, (cx, cy), (x, y) in zip(items, centres, table, strict=True):
+            t = frame.t_ns + int(round(cy * frame.row_time_ns)) + frame.exposure_ns // 2
+            out.append(Observation(s.card, s.box, s.quad is not None, x, y, t, frame.t_ns, frame.row_time_ns,
+                                   frame.exposure_ns, frame.index))
+        return out
+
+    def step(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[Landing]:
+        """Feeds one frame; returns the landings it completed."""
+        self.frames += 1
+        self.last_t = frame.t_ns
+        obs = self.observe(frame, sightings)
+        landings: list[Landing] = []
+        s = self.settings
+        by_card: dict[str, list[Track]] = {}
+        for tr in self.tracks:
+            if tr.alive:
+                by_card.setdefault(tr.card, []).append(tr)
+        # Candidate pairs (cost, obs index, track), cheapest first.
+        pairs: list[tuple[float, int, Track]] = []
+        for i, o in enumerate(obs):
+            for tr in by_card.get(o.card, []):
+                last = tr.last
+                if last.frame == o.frame:
+                    continue
+                dt = max(1, o.t_ns - last.t_ns)
+                dist = math.hypot(o.x - last.x, o.y - last.y)
+                if tr.resting and tr.rest_box is not None:
+                    dx, dy = robust_shift(tr.rest_box, o.box)
+                    shift = math.hypot(dx, dy)
+                    if shift <= 3 * REST_PX:
+                        pairs.append((shift, i, tr))
+                        continue
+                    # A resting card lifted out of sight under the hand and seen again in the air.
+                    if dist <= s.link_mm and dt <= s.link_ns:
+                        pairs.append((100.0 + dist, i, tr))
+                    continue
+                gate = 40.0 + s.max_speed_mm_s * dt / 1e9
+                if dist <= gate:
+                    # Cost: pixels from where its motion so far puts it now. A moving card that lands
+                    # on a resting card of the same face (a race, §6.1) keeps its own track.
+                    px, py = _centre(last.box)
+                    if len(tr.obs) >= 2:
+                        prev = tr.obs[-2]
+                        qx, qy = _centre(prev.box)
+                        k = dt / max(1, last.t_ns - prev.t_ns)
+                        px, py = px + (px - qx) * min(k, 3.0), py + (py - qy) * min(k, 3.0)
+                    ox, oy = _centre(o.box)
+                    pairs.append((math.hypot(ox - px, oy - py) - 2.0 * REST_PX, i, tr))
+        pairs.sort(key=lambda p: p[0])
+        used_obs: set[int] = set()
+        used_tr: set[int] = set()
+        for _, i, tr in pairs:
+            if i in used_obs or tr.tid in used_tr:
+                continue
+            used_obs.add(i)
+            used_tr.add(tr.tid)
+            landing = self._extend(tr, obs[i])
+            if landing is not None:
+                landings.append(landing)
+        for i, o in enumerate(obs):
+            if i not in used_obs:
+                tr = Track(self._next_id, o.card, [o])
+                self._next_id += 1
+                self.tracks.append(tr)
+        # Forget tracks that are long gone: moving ones quickly, resting ones (covered piles) slowly.
+        keep: list[Track] = []
+        for tr in self.tracks:
+            age = frame.t_ns - tr.last.t_ns
+            if (not tr.resting and age > 2 * s.link_ns) or age > 600 * 1_000_000_000:
+                tr.alive = False
+            if tr.alive:
+                keep.append(tr)
+        self.tracks = keep
+        return landings
+
+    def _extend(self, tr: Track, o: Observation) -> Landing | None:
+        s = self.settings
+        tr.obs.append(o)
+        if len(tr.obs) > 120:
+            del tr.obs[:40]
+        if tr.resting and tr.rest_box is not None:
+            dx, dy = robust_shift(tr.rest_box, o.box)
+            if math.hypot(dx, dy) <= 3 * REST_PX:
+                return None
+            # It moved: lifted from where it rested.
+            tr.resting = False
+            tr.origin = tr.place
+            tr.origin_xy = (tr.rest_x, tr.rest_y)
+            prev = tr.obs[-2] if len(tr.obs) >= 2 else o
+            tr.lift_t = prev.t_ns
+            tr.moved_mm = 0.0
+            del tr.obs[:-1]
+            return None
+        if len(tr.obs) >= 2:
+            p = tr.obs[-2]
+            tr.moved_mm += math.hypot(o.x - p.x, o.y - p.y)
+        n = s.rest_count
+        if tr.settling:
+            # Resting since a few observations: wait until it has been still for a while, so that its
+            # resting place (the reference for the landing fit) is where it really stopped.
+            dx, dy = robust_shift(tr.obs[-2].box, o.box)
+            if math.hypot(dx, dy) > 2 * REST_PX:
+                tr.settling = False
+                return None
+            tr.settle_count += 1
+            if tr.settle_count < s.confirm_count:
+                return None
+            tr.settling = False
+            return self._settle(tr)
+        if len(tr.obs) < n:
+            return None
+        recent = tr.obs[-n:]
+        for a, b in zip(recent, recent[1:], strict=False):
+            dx, dy = robust_shift(a.box, b.box)
+            if math.hypot(dx, dy) > REST_PX:
+                return None
+        came = len(tr.obs) > n or tr.origin is not None
+        if came and tr.moved_mm >= 8.0:
+            tr.settling = True
+            tr.settle_count = 0
+            return None
+        return self._settle(tr)
+
+    def _settle(self, tr: Track) -> Landing | None:
+        """The track is at rest: record where, and report a landing if it came from elsewhere."""
+        s = self.settings
+        n = s.rest_count
+        recent = tr.obs[-n:]
+        tr.resting = True
+        tr.rest_box = _median_box(recent)
+        whole = [o2 for o2 in recent if o2.whole]
+        ref = whole[-1] if whole else recent[-1]
+        tr.rest_x, tr.rest_y = ref.x, ref.y
+        tr.rest_since = recent[0].t_ns
+        came = len(tr.obs) > n or tr.origin is not None
+        if not came or tr.moved_mm < 8.0:
+            # Seen first at rest (dealt, uncovered, turned up): no landing to report.
+            tr.place = self.place_of(tr.rest_x, tr.rest_y, tr)
+            del tr.obs[:-n]
+            tr.origin = None
+            return None
+        t_land, err = estimate_landing(tr.obs, rest_n=n, fit_points=s.fit_points, window_ns=s.fit_window_ns)
+        path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
+        landing = Landing(tr.tid, tr.card, t_land, err, tr.rest_x, tr.rest_y, tr.origin, tr.origin_xy,
+                          tr.lift_t, path)
+        tr.place = self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
+        del tr.obs[:-n]
+        tr.origin = None
+        return landing
+
+    def place_of(self, x: float, y: float, tr: Track, landing: Landing | None = None) -> tuple[str | None, str, int]:
+        """Where a resting card lies (a layout slot, or the centre); games refine it."""
+        seat = self.layout.seat_of_point(x, y)
+        if seat is None:
+            return (None, "centre", 0)
+        best, best_d = None, math.inf
+        for key, slot in self.layout.slots.items():
+            if key[0] != seat:
+                continue
+            d = _slot_distance(slot.pose.x, slot.pose.y, slot.fan, x, y)
+            if d < best_d:
+                best, best_d = key, d
+        return best if best is not None and best_d < CARD_H_MM else (seat, "zone", 0)
+
+
+def _slot_distance(sx: float, sy: float, fan: tuple[float, float], x: float, y: float) -> float:
+    """Distance from a point to a slot: to its centre, or to the segment a fanned pile spreads along."""
+    fx, fy = fan
+    f2 = fx * fx + fy * fy
+    if f2 == 0:
+        return math.hypot(x - sx, y - sy)
+    # A fan may grow to 12 cards (and one step the other way, for a card slid under).
+    u = ((x - sx) * fx + (y - sy) * fy) / f2
+    u = min(12.0, max(-1.0, u))
+    return math.hypot(x - (sx + u * fx), y - (sy + u * fy))
+
+
+@dataclass
+class _Pile:
+    pid: str
+    x: float
+    y: float
+    cards: list[tuple[str, str]] = field(default_factory=list)
+    """(card, seat) from the bottom up."""
+
+
+class NertsTracker:
+    """Turns a Nerts table's frames and sightings into ``foundation_play`` and ``move`` events.
+
+    ``feed`` returns the events that became final (in time order, at most ``latency_ns`` late);
+    ``flush`` returns the rest at the end of the video.
+    """
+
+    def __init__(self, layout: NertsLayout, calibration: Calibration, settings: TrackerSettings | None = None,
+                 *, t0_ns: int = 0, min_score: float = 0.0) -> None:
+        self.layout = layout
+        self.settings = settings or TrackerSettings()
+        self.table = TableTracker(layout, calibration, self.settings, min_score=min_score)
+        self.t0_ns = t0_ns
+        self.piles: list[_Pile] = []
+        self._pending: list[TableEvent] = []
+        self._released_t = -(1 << 62)
+        self._where: dict[int, tuple[float, float, int]] = {}
+        self.landings: list[tuple[Landing, TableEvent | None]] = []
+        """Every landing seen and the event it made (None when it made none), for diagnostics."""
+        self.table.place_of = self._place_of  # type: ignore[method-assign]
+
+    # -- places --------------------------------------------------------------------------------
+    def _place_of(self, x: float, y: float, tr: Track, landing: Landing | None = None) -> tuple[str | None, str, int]:
+        seat = self.layout.seat_of_point(x, y)
+        if seat is None:
+            pile = self._pile_at(x, y)
+            return (None, pile.pid if pile else "centre", 0)
+        return TableTracker.place_of(self.table, x, y, tr)
+
+    def _pile_at(self, x: float, y: float) -> _Pile | None:
+        best, best_d = None, 45.0
+        for p in self.piles:
+            d = math.hypot(p.x - x, p.y - y)
+            if d < best_d:
+                best, best_d = p, d
+        return best
+
+    # -- frames ---------------------------------------------------------------------------------
+    def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
+        """Feeds one frame's sightings; returns events that are now final."""
+        for landing in self.table.step(frame, sightings):
+            event = self._interpret(landing)
+            self.landings.append((landing, event))
+            if event is not None:
+                self._add(event, landing)
+        return self._release(frame.t_ns - self.settings.latency_ns)
+
+    def _add(self, event: TableEvent, landing: Landing) -> None:
+        """Queues an event; the cards of one block moved together make one ``move`` (§6, M6)."""
+        if event.type == "move":
+            for k, other in enumerate(self._pending):
+                if other.type == "move" and other.seat == event.seat and other.get("from") == event.get("from") \
+                        and other.get("to") == event.get("to") and abs(other.t_ns - event.t_ns) < 250_000_000:
+                    keep = other if _rank(str(other.get("card"))) >= _rank(str(event.get("card"))) else event
+                    merged = TableEvent("move", min(other.t_ns, event.t_ns), max(other.err_ns, event.err_ns),
+                                        event.seat, dict(keep.data))
+                    self._where[id(merged)] = self._where.pop(id(other), (landing.x, landing.y, landing.track))
+                    if keep is event:
+                        self._where[id(merged)] = (landing.x, landing.y, landing.track)
+                    self._pending[k] = merged
+                    return
+        self._where[id(event)] = (landing.x, landing.y, landing.track)
+        self._pending.append(event)
+
+    def _block_bottom(self, event: TableEvent) -> TableEvent:
+        """A block's bottom card is often covered by the rest of the block in the air, so it is
+        first seen already at rest on the destination: take it from there."""
+        where3 = self._where.pop(id(event), None)
+        if where3 is None:
+            return event
+        if not str(event.get("from", "")).startswith("work"):
+            return self._under_or_onto(event, where3[2])
+        where = (where3[0], where3[1])
+        to = str(event.get("to", ""))
+        if not to.startswith("work"):
+            return event
+        dest = (event.seat, "work", int(to[4:]))
+        slot = self.layout.slots.get(dest)
+        if slot is None:
+            return event
+        fx, fy = slot.fan
+        f2 = fx * fx + fy * fy or 1.0
+
+        def u(x: float, y: float) -> float:
+            return ((x - slot.pose.x) * fx + (y - slot.pose.y) * fy) / f2
+
+        mine = u(*where)
+        t_abs = event.t_ns + self.t0_ns
+        below = [tr for tr in self.table.tracks if tr.resting and tr.place == dest
+                 and abs(tr.rest_since - t_abs) < 400_000_000 and u(tr.rest_x, tr.rest_y) < mine - 0.5
+                 and _rank(tr.card) > _rank(str(event.get("card")))]
+        if not below:
+            return event
+        bottom = min(below, key=lambda tr: u(tr.rest_x, tr.rest_y))
+        return TableEvent("move", event.t_ns, event.err_ns, event.seat, {**event.data, "card": bottom.card})
+
+    def flush(self) -> list[TableEvent]:
+        """Every event still held back (call at the end of the video)."""
+        return self._release(1 << 62)
+
+    def _release(self, before_ns: int) -> list[TableEvent]:
+        cut = before_ns - self.t0_ns
+        ready = [e for e in self._pending if e.t_ns <= cut]
+        if not ready:
+            return []
+        self._pending = [e for e in self._pending if e.t_ns > cut]
+        ready.sort(key=lambda e: e.t_ns)
+        out = []
+        for e in ready:
+            e = self._block_bottom(e) if e.type == "move" else e
+            # The log never goes back in time: a late-judged landing keeps its order by a nanosecond.
+            if e.t_ns < self._released_t:
+                e = TableEvent(e.type, self._released_t, e.err_ns + (self._released_t - e.t_ns), e.seat,
+                               e.data)
+            self._released_t = e.t_ns
+            out.append(e)
+        return out
+
+    # -- interpretation ---------------------------------------------------------------------------
+    def _seat_of(self, landing: Landing) -> str | None:
+        if landing.origin is not None and landing.origin[0] is not None:
+            return landing.origin[0]
+        pts = landing.path
+        if landing.origin_xy is not None:
+            seat = self.layout.seat_of_point(*landing.origin_xy)
+            if seat is not None:
+                return seat
+        if pts:
+            seat = self.layout.seat_of_point(*pts[0])
+            if seat is not None:
+                return seat
+            if len(pts) >= 2:
+                return self.layout.direction_seat(pts[0][0], pts[0][1], landing.x, landing.y)
+            return self.layout.direction_seat(pts[0][0], pts[0][1], landing.x, landing.y)
+        return None
+
+    @staticmethod
+    def _source_name(origin: tuple[str | None, str, int] | None) -> str | None:
+        if origin is None or origin[0] is None:
+            return None
+        if origin[1] in ("nerts", "waste"):
+            return origin[1]
+        if origin[1] == "work":
+            return f"work{origin[2]}"
+        return None
+
+    def _interpret(self, landing: Landing) -> TableEvent | None:
+        seat_here = self.layout.seat_of_point(landing.x, landing.y)
+        seat = self._seat_of(landing)
+        t = landing.t_ns - self.t0_ns
+        if seat_here is None:
+            if landing.origin is not None and landing.origin[0] is None:
+                # A card moved within the centre (straightened, or a taken-back card): no play.
+                return None
+            pile = self._pile_at(landing.x, landing.y)
+            if pile is None:
+                pile = _Pile(f"F{len(self.piles) + 1}", landing.x, landing.y)
+                self.piles.append(pile)
+            if seat is None:
+                return None
+            pile.cards.append((landing.card, seat))
+            data: dict[str, Any] = {"card": landing.card, "pile": pile.pid}
+            src = self._source_name(landing.origin)
+            if src is not None:
+                data["from"] = src
+            if landing.lift_t_ns is not None and landing.lift_t_ns - self.t0_ns <= t:
+                data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
+            return TableEvent("foundation_play", t, landing.err_ns, seat, data)
+        # Landed in a seat's layout: a work-pile move if it went onto a work pile from elsewhere.
+        if landing.origin is None or landing.origin[0] != seat_here:
+            return None
+        dest = self.table.place_of(landing.x, landing.y, Track(0, landing.card))
+        if dest[1] != "work" or dest == landing.origin:
+            return None
+        src = self._source_name(landing.origin)
+        if src is None:
+            return None
+        data = {"card": landing.card, "from": src, "to": f"work{dest[2]}"}
+        if landing.lift_t_ns is not None and landing.lift_t_ns - self.t0_ns <= t:
+            data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
+        return TableEvent("move", t, landing.err_ns, seat_here, data)
+
+    def _under_or_onto(self, event: TableEvent, track_id: int) -> TableEvent:
+        """Onto a work pile or under it (M5 or M7)? A card built onto a pile is its exposed card and
+        shows whole once the hand has gone; a card slid under the base stays partly covered."""
+        src = str(event.get("from", ""))
+        to = str(event.get("to", ""))
+        if src not in ("nerts", "waste") or not to.startswith("work"):
+            return event
+        tr = next((t for t in self.table.tracks if t.tid == track_id), None)
+        if tr is None or not tr.obs:
+            return event
+        t_abs = event.t_ns + self.t0_ns
+        after = [o for o in tr.obs if t_abs + 150_000_000 <= o.t_ns <= t_abs + 600_000_000]
+        if not after or any(o.whole for o in after):
+            return event
+        return TableEvent(event.type, event.t_ns, event.err_ns, event.seat, {**event.data, "to": "under" + to[4:]})
+
+
+def _rank(card: str) -> int:
+    """The rank of a card label (0 for a label with none).
+
+    >>> _rank("10H"), _rank("KS"), _rank("JOKER")
+    (10, 13, 0)
+    """
+    r = card[:-1]
+    return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(r, int(r) if r.isdigit() else 0)
+
+
+def _decimal_s(t_ns: int) -> Any:
+    from decimal import Decimal
+
+    from kiosk.games.referee import format_seconds
+
+    return Decimal(format_seconds(t_ns))
