@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.commands.replay",
     "kiosk.commands.store",
     "kiosk.commands.run",
+    "kiosk.commands.recognize",
     "kiosk.commands.bridge",
 )
 """Modules that add subcommands, in the order ``kiosk --help`` lists them."""

@@ -64,7 +64,7 @@ HELDOUT_THEMES: frozenset[str] = frozenset(
 )
 """Whole designs kept out of training (sibling themes share a split)."""
 
-SHEET_CARD_HEIGHT = 480
+SHEET_CARD_HEIGHT = 320
 """Rasterised height of one card of the sheet, in pixels."""
 
 _ROW_OF_SUIT = {"C": 0, "D": 1, "H": 2, "S": 3}
@@ -93,7 +93,7 @@ def available_themes() -> list[str]:
     return out
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=16)
 def _sheet(theme: str) -> NDArray[np.uint8]:
     png = _sheet_png(theme)
     if not png.exists():

@@ -1,0 +1,91 @@
+"""Benchmark of the card recognizer: accuracy on held-out synthetic scenes and latency per frame.
+
+    python bench/bench_recognizer.py                     # 200 held-out 1280x720 scenes
+    python bench/bench_recognizer.py --scenes 50 --procedural-only --json out.json
+
+Scenes are drawn only from ``heldout`` designs (never trained on): the
+procedural held-out designs always, and the held-out Debian artist decks where
+``gnome-cards-data`` is installed (``--procedural-only`` leaves them out).
+Latency is measured end to end per frame, decode excluded (detection,
+classification, post-processing) with onnxruntime on one thread; it prints the
+median and the 95th percentile, and the model's size on disk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.cardart import list_designs  # noqa: E402
+from vision.recognizer import Recognizer  # noqa: E402
+from vision.training.evaluate import Tally, score_scene  # noqa: E402
+from vision.training.scenes import SceneConfig, render_scene  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--scenes", type=int, default=200)
+    p.add_argument("--seed", type=int, default=900_000_000, help="first scene number")
+    p.add_argument("--model", type=Path, default=None)
+    p.add_argument("--procedural-only", action="store_true", help="only the procedural held-out designs")
+    p.add_argument("--width", type=int, default=1280)
+    p.add_argument("--height", type=int, default=720)
+    p.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = p.parse_args(argv)
+    designs = [d for d in list_designs(split="heldout") if not args.procedural_only or d.kind == "procedural"]
+    cfg = replace(
+        SceneConfig(width=args.width, height=args.height, split="heldout", random_designs=0.0),
+        designs=tuple(designs),
+    )
+    rec = Recognizer.load(args.model, threads=1)
+    folder = rec.model_dir
+    assert folder is not None
+    manifest = json.loads((folder / "manifest.json").read_text())
+    size = sum((folder / manifest[k]["file"]).stat().st_size for k in ("detector", "classifier"))
+    total = Tally()
+    per_design: dict[str, Tally] = {}
+    times: list[float] = []
+    rec.recognize(render_scene(args.seed - 1, cfg).image)  # warm-up
+    for k in range(args.scenes):
+        scene = render_scene(args.seed + k, cfg)
+        t0 = time.perf_counter()
+        preds = rec.recognize(scene.image)
+        times.append((time.perf_counter() - t0) * 1000)
+        t = score_scene(scene, preds)
+        total.add(t)
+        name = scene.cards[0].design if scene.cards else "empty"
+        per_design.setdefault(name, Tally()).add(t)
+    times.sort()
+    p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
+    result = {
+        "command": "python bench/bench_recognizer.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "scenes": args.scenes,
+        "frame": f"{args.width}x{args.height}",
+        "designs": [d.name for d in designs],
+        "accuracy": total.summary(),
+        "per_design_fully_visible": {
+            k: v.summary()["fully_visible_correct"] for k, v in sorted(per_design.items())
+        },
+        "latency_ms": {
+            "median": round(statistics.median(times), 2),
+            "p95": round(p95, 2),
+            "threads": 1,
+            "provider": "CPUExecutionProvider",
+        },
+        "model_bytes": size,
+    }
+    print(json.dumps(result, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Loading the recognizer's model: every way the files can be wrong gives a clear error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+from tests.vision.tiny_models import classifier_bytes, detector_bytes, write_model_dir
+from vision.errors import ModelError, VisionError
+from vision.recognizer import Recognizer
+from vision.session import OnnxSession
+
+
+def test_tiny_model_runs_the_full_path_and_finds_nothing(tmp_path: Path) -> None:
+    rec = Recognizer.load(write_model_dir(tmp_path / "m"))
+    assert rec.recognize(np.full((720, 1280, 3), 120, np.uint8)) == []
+    # A small frame takes the same path (padding to the detector's stride).
+    assert rec.recognize(np.zeros((50, 70, 3), np.uint8)) == []
+
+
+def test_session_accepts_a_ready_inference_session() -> None:
+    sess = ort.InferenceSession(classifier_bytes(), providers=["CPUExecutionProvider"])
+    s = OnnxSession(sess)
+    out = s.run(np.zeros((2, 3, 32, 32), np.float32))
+    assert out.shape == (2, 66)
+
+
+def test_missing_manifest_names_the_file_and_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match=r"manifest\.json is missing; restore it"):
+        Recognizer.load(tmp_path)
+
+
+def test_missing_model_file(tmp_path: Path) -> None:
+    folder = write_model_dir(tmp_path / "m")
+    (folder / "det.onnx").unlink()
+    with pytest.raises(ModelError, match=r"det\.onnx is missing; restore it with `git checkout"):
+        Recognizer.load(folder)
+
+
+def test_corrupt_model_file_fails_its_checksum(tmp_path: Path) -> None:
+    folder = write_model_dir(tmp_path / "m")
+    data = (folder / "cls.onnx").read_bytes()
+    (folder / "cls.onnx").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ModelError, match=r"cls\.onnx is corrupt or was replaced"):
+        Recognizer.load(folder)
+
+
+def test_garbage_with_a_matching_checksum_cannot_load(tmp_path: Path) -> None:
+    folder = write_model_dir(tmp_path / "m", det=b"not an onnx model")
+    with pytest.raises(VisionError, match=r"cannot load the ONNX model .*det\.onnx"):
+        Recognizer.load(folder)
+
+
+def test_invalid_manifest(tmp_path: Path) -> None:
+    folder = write_model_dir(tmp_path / "m")
+    (folder / "manifest.json").write_text("{not json")
+    with pytest.raises(ModelError, match="is not valid"):
+        Recognizer.load(folder)
+    (folder / "manifest.json").write_text(json.dumps({"detector": {"file": "det.onnx"}}))
+    with pytest.raises(ModelError, match="is not valid"):
+        Recognizer.load(folder)
+
+
+def test_label_count_must_match_the_classifier(tmp_path: Path) -> None:
+    folder = write_model_dir(tmp_path / "m", cls=classifier_bytes(10))
+    rec = Recognizer.load(folder)
+    rec.thresholds = type(rec.thresholds)(index=0.0)
+    with pytest.raises(ModelError, match="the manifest lists 66 labels"):
+        # Heat everywhere: every cell is a candidate index, so the classifier runs.
+        Recognizer(OnnxSession(detector_bytes(heat_bias=10.0)), rec.classifier, rec.labels).recognize(
+            np.zeros((64, 64, 3), np.uint8)
+        )
+
+
+def test_labels_must_end_with_not_index(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="must end with 'NOT_INDEX'"):
+        Recognizer.load(write_model_dir(tmp_path / "m", labels=["QS", "KS"]))
+
+
+def test_wrong_image_is_a_value_error(tmp_path: Path) -> None:
+    rec = Recognizer.load(write_model_dir(tmp_path / "m"))
+    with pytest.raises(ValueError, match="expected an H×W×3 uint8 BGR image"):
+        rec.recognize(np.zeros((10, 10), np.float32))

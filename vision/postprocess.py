@@ -1,0 +1,258 @@
+"""From network outputs to cards: pure numpy, no onnxruntime, no OpenCV.
+
+Steps: find peaks in the detector's heat maps (:func:`peaks`), decode corner
+indices (:func:`decode_indices`) and card centres (:func:`decode_cards`) from the
+regression maps at those peaks, then :func:`group` joins the indices of one
+physical card, so a card whose two corner indices both show is one card, and
+combines their classifier votes into one identity and confidence.
+
+Glossary: an **index** is the rank-over-suit print in a card's corner;
+**up** is the direction from its suit towards its rank. Coordinates are frame
+pixels unless a name says otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.heads import (
+    BACK_HEAT,
+    CARD_AXIS,
+    CARD_FULL,
+    CARD_LOGSIZE,
+    CARD_SUB,
+    FACE_HEAT,
+    IDX_HEAT,
+    IDX_LOGSIZE,
+    IDX_SUB,
+    IDX_TO_CARD,
+    IDX_UP,
+    OFFSET_UNIT,
+    STRIDE,
+)
+
+__all__ = [
+    "sigmoid",
+    "peaks",
+    "IndexDet",
+    "CardDet",
+    "decode_indices",
+    "decode_cards",
+    "Group",
+    "group",
+    "softmax",
+    "quad_contains",
+]
+
+
+def sigmoid(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(x, -30, 30))), dtype=np.float32)
+
+
+def softmax(x: NDArray[np.float32], axis: int = -1) -> NDArray[np.float32]:
+    """Numerically stable softmax.
+
+    >>> [round(float(v), 3) for v in softmax(np.array([0.0, 0.0], np.float32))]
+    [0.5, 0.5]
+    """
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return np.asarray(e / e.sum(axis=axis, keepdims=True), dtype=np.float32)
+
+
+def peaks(prob: NDArray[np.float32], threshold: float, max_n: int = 200) -> list[tuple[int, int, float]]:
+    """Returns local maxima (3×3 neighbourhood) above ``threshold`` as (x, y, value), strongest first.
+
+    >>> m = np.zeros((5, 5), np.float32); m[2, 3] = 0.9; m[2, 2] = 0.5
+    >>> peaks(m, 0.3)
+    [(3, 2, 0.9)]
+    """
+    h, w = prob.shape
+    pad = np.pad(prob, 1, constant_values=-1.0)
+    best = prob.copy()
+    for dy in (0, 1, 2):
+        for dx in (0, 1, 2):
+            if dx == 1 and dy == 1:
+                continue
+            np.maximum(best, pad[dy : dy + h, dx : dx + w], out=best)
+    ys, xs = np.nonzero((prob >= best) & (prob > threshold))
+    vals = prob[ys, xs]
+    order = np.argsort(-vals)[:max_n]
+    return [(int(xs[i]), int(ys[i]), round(float(vals[i]), 6)) for i in order]
+
+
+@dataclass(slots=True)
+class IndexDet:
+    """A corner index found by the detector."""
+
+    cx: float
+    cy: float
+    up_x: float
+    up_y: float
+    width: float
+    height: float
+    card_cx: float
+    """Where the detector thinks this index's card has its centre."""
+    card_cy: float
+    score: float
+
+    def box(self) -> tuple[float, float, float, float]:
+        """The index's axis-aligned box."""
+        hw, hh = self.width / 2, self.height / 2
+        ux, uy = self.up_x, self.up_y
+        rx, ry = -uy, ux
+        xs = [self.cx + sx * hw * rx + sy * hh * ux for sx in (-1, 1) for sy in (-1, 1)]
+        ys = [self.cy + sx * hw * ry + sy * hh * uy for sx in (-1, 1) for sy in (-1, 1)]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+
+@dataclass(slots=True)
+class CardDet:
+    """A card whose centre the detector sees."""
+
+    cx: float
+    cy: float
+    long: float
+    short: float
+    angle: float
+    """Direction of the long axis, radians (modulo half a turn)."""
+    full: float
+    """Probability that the whole outline shows."""
+    score: float
+    back: bool
+
+    def quad(self) -> list[tuple[float, float]]:
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        lx, ly = c * self.long / 2, s * self.long / 2
+        sx, sy = -s * self.short / 2, c * self.short / 2
+        return [
+            (self.cx - lx - sx, self.cy - ly - sy),
+            (self.cx - lx + sx, self.cy - ly + sy),
+            (self.cx + lx + sx, self.cy + ly + sy),
+            (self.cx + lx - sx, self.cy + ly - sy),
+        ]
+
+
+def decode_indices(maps: NDArray[np.float32], scale: float, threshold: float) -> list[IndexDet]:
+    """Decodes corner indices from detector output ``maps`` (C×H×W) of a frame shrunk by ``scale``."""
+    unit = STRIDE / scale
+    out = []
+    for x, y, v in peaks(sigmoid(maps[IDX_HEAT]), threshold):
+        ux, uy = maps[IDX_UP, y, x]
+        n = math.hypot(float(ux), float(uy)) or 1.0
+        lw, lh = maps[IDX_LOGSIZE, y, x]
+        sx, sy = maps[IDX_SUB, y, x]
+        cx, cy = (x + float(sx)) * unit, (y + float(sy)) * unit
+        ox, oy = maps[IDX_TO_CARD, y, x]
+        out.append(
+            IndexDet(
+                cx,
+                cy,
+                float(ux) / n,
+                float(uy) / n,
+                math.exp(min(float(lw), 6.0)) * unit,
+                math.exp(min(float(lh), 6.0)) * unit,
+                cx + float(ox) * OFFSET_UNIT * unit,
+                cy + float(oy) * OFFSET_UNIT * unit,
+                v,
+            )
+        )
+    return out
+
+
+def decode_cards(maps: NDArray[np.float32], scale: float, threshold: float) -> list[CardDet]:
+    """Decodes face-up and face-down card centres from detector output ``maps``."""
+    unit = STRIDE / scale
+    out = []
+    for ch in (FACE_HEAT, BACK_HEAT):
+        for x, y, v in peaks(sigmoid(maps[ch]), threshold):
+            c2, s2 = maps[CARD_AXIS, y, x]
+            ll, ls = maps[CARD_LOGSIZE, y, x]
+            sx, sy = maps[CARD_SUB, y, x]
+            full = float(sigmoid(np.array(maps[CARD_FULL, y, x], np.float32)))
+            out.append(
+                CardDet(
+                    (x + float(sx)) * unit,
+                    (y + float(sy)) * unit,
+                    math.exp(min(float(ll), 7.0)) * unit,
+                    math.exp(min(float(ls), 7.0)) * unit,
+                    0.5 * math.atan2(float(s2), float(c2)),
+                    full,
+                    v,
+                    ch == BACK_HEAT,
+                )
+            )
+    return out
+
+
+def quad_contains(quad: list[tuple[float, float]], x: float, y: float, margin: float = 0.0) -> bool:
+    """True when (x, y) lies inside a convex quad grown by ``margin`` times its size.
+
+    >>> quad_contains([(0, 0), (10, 0), (10, 10), (0, 10)], 5, 5)
+    True
+    >>> quad_contains([(0, 0), (10, 0), (10, 10), (0, 10)], 12, 5, margin=0.1)
+    False
+    """
+    cx = sum(p[0] for p in quad) / 4
+    cy = sum(p[1] for p in quad) / 4
+    grown = [(cx + (px - cx) * (1 + 2 * margin), cy + (py - cy) * (1 + 2 * margin)) for px, py in quad]
+    sign = 0
+    for i in range(4):
+        x0, y0 = grown[i]
+        x1, y1 = grown[(i + 1) % 4]
+        cross = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0)
+        s = 1 if cross > 0 else -1 if cross < 0 else 0
+        if s and sign and s != sign:
+            return False
+        sign = sign or s
+    return True
+
+
+@dataclass(slots=True)
+class Group:
+    """One physical card: an optional detected centre and the corner indices that belong to it."""
+
+    card: CardDet | None
+    indices: list[int] = field(default_factory=list)
+
+
+def group(cards: list[CardDet], indices: list[IndexDet], labels: NDArray[np.int64]) -> list[Group]:
+    """Assigns each index to a detected card centre, or groups centre-less indices that agree on
+    their card (same label, predicted centres close together).
+
+    ``labels`` is each index's most likely class (used only for centre-less grouping).
+    """
+    groups = [Group(c) for c in cards]
+    loose: list[int] = []
+    for i, idx in enumerate(indices):
+        best, best_d = -1, float("inf")
+        for g, c in enumerate(cards):
+            if c.back:
+                continue
+            d = math.hypot(idx.card_cx - c.cx, idx.card_cy - c.cy)
+            if d < 0.3 * c.long and d < best_d and quad_contains(c.quad(), idx.cx, idx.cy, margin=0.05):
+                best, best_d = g, d
+        if best >= 0:
+            groups[best].indices.append(i)
+        else:
+            loose.append(i)
+    # Centre-less cards (fans, cascades): join indices of the same face whose predicted centres agree.
+    clusters: list[list[int]] = []
+    for i in loose:
+        idx = indices[i]
+        reach = 1.4 * max(idx.height, idx.width)
+        for cl in clusters:
+            j = cl[0]
+            if (
+                labels[j] == labels[i]
+                and math.hypot(indices[j].card_cx - idx.card_cx, indices[j].card_cy - idx.card_cy) < reach
+            ):
+                cl.append(i)
+                break
+        else:
+            clusters.append([i])
+    groups.extend(Group(None, cl) for cl in clusters)
+    return groups
