@@ -21,7 +21,7 @@ id kiosk >/dev/null 2>&1 || useradd --system --create-home --home-dir /var/lib/k
 install -d -o kiosk -g kiosk /opt/kiosk /var/lib/kiosk /etc/kiosk
 cp -r kiosk vision firmware_bridge models pyproject.toml README.md /opt/kiosk/
 python3 -m venv --system-site-packages /opt/kiosk/.venv
-/opt/kiosk/.venv/bin/pip install --disable-pip-version-check -q /opt/kiosk
+/opt/kiosk/.venv/bin/pip install --disable-pip-version-check -q -e /opt/kiosk  # editable: models/ stays beside the code
 [ -f /etc/kiosk/kiosk.env ] || install -m 0644 deploy/kiosk.env /etc/kiosk/kiosk.env
 [ -f /etc/kiosk/kiosk.toml ] || : > /etc/kiosk/kiosk.toml
 install -m 0644 deploy/kiosk.service /etc/systemd/system/kiosk.service
