@@ -65,6 +65,11 @@ class CameraWorker:
         self._thread = threading.Thread(target=self.run, name="camera", daemon=True)
         self._thread.start()
 
+    @property
+    def running(self) -> bool:
+        """True while the thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
     def stop(self, timeout: float = 2.0) -> None:
         """Asks the thread to stop and waits for it."""
         self._stop.set()
@@ -90,7 +95,10 @@ class CameraWorker:
             while not self._stop.is_set():
                 frame = self.source.read()
                 if frame is None:
-                    if not self._stop.is_set():
+                    if getattr(self.source, "finished", False):
+                        # A source with an end (a simulated hand) is done, not lost.
+                        self._stop.set()
+                    elif not self._stop.is_set():
                         self._report(False, f"no picture from {name}")
                     break
                 self._report(True, f"{name}: picture back")

@@ -21,6 +21,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -36,12 +37,14 @@ from kiosk.games.errors import GameError
 from kiosk.games.referee import LogHeader, RefereeReport, Ruling, TableEvent, format_seconds
 from kiosk.games.registry import find_game
 from kiosk.session import Session
+from kiosk.tablelog import seconds_to_ns
 
 __all__ = ["App", "Banner"]
 
 log = logging.getLogger(__name__)
 
 NS_PER_MS = 1_000_000
+NS_PER_S = 1_000_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,11 @@ class App:
         return self._dirty
 
     # -- time -----------------------------------------------------------------------
+    @property
+    def origin_ns(self) -> int:
+        """The monotonic time at which the session's clock reads zero."""
+        return self._origin_ns
+
     def session_time(self, mono_ns: int) -> int:
         """Converts a monotonic time to the session's time (nanoseconds from its start)."""
         return mono_ns - self._origin_ns
@@ -280,15 +288,7 @@ class App:
         if isinstance(item, Command):
             return self.dispatch(item)
         if isinstance(item, SeenEvent):
-            self.record_event(
-                TableEvent(
-                    item.event.type,
-                    self.session_time(item.event.t_ns),
-                    item.event.err_ns,
-                    item.event.seat,
-                    item.event.data,
-                )
-            )
+            self.record_event(self._on_session_clock(item.event))
             return True
         if isinstance(item, CameraStatus):
             return self._camera_status(item)
@@ -302,6 +302,23 @@ class App:
             return False
         log.warning("ignored queue item %r", item)
         return False
+
+    def _on_session_clock(self, event: TableEvent) -> TableEvent:
+        """A vision event moved from the monotonic clock to the session's: its time, and the
+        times in its fields (``t_lift``), which are written as seconds; Decimal seconds
+        become floats, which the log stores and reads back to the same nanosecond."""
+        data: dict[str, Any] = {}
+        for key, value in event.data.items():
+            if (
+                key.startswith("t_")
+                and isinstance(value, (Decimal, int, float, str))
+                and not isinstance(value, bool)
+            ):
+                value = self.session_time(seconds_to_ns(value, key)) / NS_PER_S
+            elif isinstance(value, Decimal):
+                value = float(value)
+            data[key] = value
+        return TableEvent(event.type, self.session_time(event.t_ns), event.err_ns, event.seat, data)
 
     def _camera_status(self, status: CameraStatus) -> bool:
         if status.ok == self.camera_ok and status.ok:

@@ -154,10 +154,13 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
     source = config.camera
     replay_path: Path | None = None
     camera: Any = None
+    table: Any = None
     if source.startswith("replay:"):
         replay_path = Path(source.removeprefix("replay:")).expanduser()
     elif source == "simulator":
-        replay_path = bundled_log()
+        table = _simulated_table(config)
+        if table is None:
+            replay_path = bundled_log()
     else:
         from vision.sources import SourceError, open_source
 
@@ -208,6 +211,18 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             resumed.close()
             app.session = None
             resumed = None
+        if table is not None:
+            header = table.header
+            if (
+                resumed is not None
+                and resumed.header.meta.get("seed") == table.header.meta.get("seed")
+                and resumed.header.meta.get("source") == "simulator"
+            ):
+                table.resume_from(app.session_time(app.now()) - 1_000_000)
+            elif resumed is not None:
+                resumed.close()
+                app.session = None
+                resumed = None
         if resumed is None and header is not None:
             try:
                 app.start_session(header)
@@ -224,7 +239,10 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         if feed is not None:
             app.attach_feed(feed)
         worker = None
-        if camera is not None:
+        if table is not None:
+            table.base_ns = app.origin_ns
+            worker = _start_simulated_table(app, table)
+        elif camera is not None:
             worker = _start_camera(app, camera, config)
 
         start = time.monotonic()
@@ -245,6 +263,16 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             if config.frames and passes >= config.frames:
                 return True
             if config.headless and a.feed is not None and a.feed.done and _game_over_shown(a):
+                return True
+            if (
+                config.headless
+                and table is not None
+                and table.finished
+                and not a.needs_redraw
+                and worker is not None
+                and not worker.running
+                and a.events.empty()
+            ):
                 return True
             if config.duration_s and now - start >= config.duration_s:
                 return True
@@ -287,6 +315,39 @@ def _start_inputs(config: KioskConfig, events: queue.SimpleQueue[Any]) -> Any:
         return start_inputs(InputsConfig.from_mapping(table), events)
     except InputConfigError as exc:
         raise KioskStartError(str(exc)) from None
+
+
+def _simulated_table(config: KioskConfig) -> Any:
+    """The simulated Nerts table (simulator, recognizer, tracker), or None when this build lacks
+    the simulator or the tracker (the shipped demo log is replayed instead)."""
+    try:
+        import vision.tracker  # noqa: F401
+        from kiosk.app.simulated_table import SimulatedTable, load_recognizer
+    except ImportError as exc:
+        log.warning("no simulated table (%s): replaying the demo log", exc)
+        return None
+    recognizer, why = load_recognizer()
+    table = SimulatedTable(config.seed, pace=config.pace, recognizer=recognizer)
+    table.note = "" if recognizer is not None else f"{why}: the simulator's own sightings stand in"
+    return table
+
+
+def _start_simulated_table(app: Any, table: Any) -> Any:
+    from kiosk.app.camera import CameraWorker, marker_view
+
+    if table.note:
+        app.show_banner(table.note, seconds=8.0, alarm=False)
+    seats = list(table.header.seats)
+    worker = CameraWorker(
+        table,
+        table,
+        app.events,
+        retry_s=0.5,
+        calibration=lambda frame: marker_view(frame, seats=seats),
+        calibration_every=40,
+    )
+    worker.start()
+    return worker
 
 
 def _start_camera(app: Any, camera: Any, config: KioskConfig) -> Any:

@@ -140,7 +140,7 @@ def _foundation_chips(p: Painter, area: pygame.Rect, piles: list[Any], lay: Layo
     h = p.fonts.get(px).get_linesize()
     x, y = area.left, area.top
     for i, pile in enumerate(piles):
-        w = p.measure("10♥", px)[0] + 2 * lay.margin
+        w = p.measure("10♥", px)[0] + lay.margin + lay.margin // 2
         if x + w > area.right:
             x, y = area.left, y + h + lay.margin // 2
         if y + h > area.bottom:

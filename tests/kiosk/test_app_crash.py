@@ -16,7 +16,8 @@ from kiosk.tablelog import read_table_log
 
 
 def kiosk(*args: str) -> list[str]:
-    return [sys.executable, "-m", "kiosk", "run", "--headless", *args]
+    # The shipped demo game, replayed: fast and deterministic (the simulated table renders frames).
+    return [sys.executable, "-m", "kiosk", "run", "--headless", "--camera", f"replay:{bundled_log()}", *args]
 
 
 def env() -> dict[str, str]:

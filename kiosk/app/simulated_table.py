@@ -1,0 +1,197 @@
+"""The embedded default: a simulated Nerts table, filmed, recognised, tracked, refereed.
+
+Bots play a hand of Nerts on the simulator's table (:mod:`vision.simulator.nerts`);
+the simulator renders what the overhead camera would film, frame by frame; the
+camera thread calibrates on the mat's markers (:func:`vision.calibration.calibrate`),
+reads each frame through the card recognizer (:class:`vision.recognizer.Recognizer`)
+and the tracker (:class:`vision.tracker.NertsTracker`), and puts the table events
+on the app's queue, where they are logged and refereed like a real camera's.
+
+What a camera cannot see comes from the bots' buttons, as at a real table: the
+"Go", stuck declarations, the "Nerts!" call, the end-of-hand counts and the end
+of the hand. They are released in time order with the frames, a little after
+their time (:data:`BUTTON_DELAY_NS`), so the tracker has reported every card that
+landed before them.
+
+When the recognizer's model is not installed, the simulator's own sightings (what
+a perfect recognizer would report) stand in for it, and the kiosk says so.
+
+The table's clock runs at the pace frames can be rendered, never faster than real
+time: on a slow machine the hand plays in slow motion, with every time exact.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from kiosk.games.referee import LogHeader, TableEvent
+
+__all__ = ["SimulatedTable", "BUTTON_EVENTS", "BUTTON_DELAY_NS"]
+
+log = logging.getLogger(__name__)
+
+BUTTON_EVENTS = frozenset({"hand_start", "stuck", "call", "count", "hand_end"})
+"""Events a camera does not make: they come from the seats' buttons and the end-of-hand audit."""
+BUTTON_DELAY_NS = 400_000_000
+"""How long a button event waits behind the frames (the tracker reports a landing a few frames late)."""
+
+
+class SimulatedTable:
+    """One simulated hand as a frame source and a pipeline for :class:`kiosk.app.camera.CameraWorker`.
+
+    ``base_ns`` maps the table's time onto the host's monotonic clock (the app's
+    session origin), so the events the pipeline emits carry monotonic times.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        seats: Sequence[str] = ("Ana", "Ben", "Cal", "Dee"),
+        size: tuple[int, int] = (960, 540),
+        fps: float = 20.0,
+        pace: float = 1.0,
+        recognizer: Any = None,
+        clock: Callable[[], int] = time.monotonic_ns,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        from vision.simulator.camera import CameraModel
+        from vision.simulator.nerts import ground_truth_log, simulate_nerts
+        from vision.simulator.render import TableRenderer
+
+        self.name = "simulated table"
+        self.sim = simulate_nerts(seed, seats=list(seats))
+        self.header, truth = ground_truth_log(self.sim)
+        self.header = LogHeader(
+            self.header.game,
+            self.header.seats,
+            dict(self.header.options),
+            meta={"source": "simulator", "seed": seed},
+        )
+        # A kiosk is not told the deal: the hand is refereed at camera level, as a real one is.
+        self.buttons = [
+            TableEvent(e.type, e.t_ns, e.err_ns, e.seat, {k: v for k, v in e.data.items() if k != "deal"})
+            for e in truth
+            if e.type in BUTTON_EVENTS
+        ]
+        self.renderer = TableRenderer(CameraModel(width=size[0], height=size[1], fps=fps))
+        self.recognizer = recognizer
+        self.pace = pace
+        self.base_ns = 0
+        self.clock = clock
+        self.sleep = sleep
+        self._frames: Iterator[Any] | None = None
+        self._timings: dict[int, Any] = {}
+        self._tracker: Any = None
+        self._next_button = 0
+        self._start_ns = 0
+        self.finished = False
+        """True once every frame and button event has been handed out."""
+        self.note = ""
+        """What the kiosk should say about this table (e.g. that no recognizer model is installed)."""
+
+    @property
+    def uses_recognizer(self) -> bool:
+        return self.recognizer is not None
+
+    def resume_from(self, t_ns: int) -> None:
+        """Carries on a hand already logged up to table time ``t_ns`` (after a crash): the camera
+        starts filming there, and the buttons already pressed are not pressed again."""
+        self._start_ns = max(0, t_ns)
+        while self._next_button < len(self.buttons) and self.buttons[self._next_button].t_ns <= t_ns:
+            self._next_button += 1
+
+    # -- the frame source ------------------------------------------------------------------
+    def open(self) -> None:
+        if self._frames is None:
+            self._frames = self._generate()
+
+    def _generate(self) -> Iterator[Any]:
+        import random
+
+        scene = self.sim.scene
+        scene.reset()
+        start = self.clock()
+        for timing in self.renderer.camera.timings(start_ns=self._start_ns, rng=random.Random(1)):
+            if timing.t_ns > scene.end_ns + 2 * BUTTON_DELAY_NS:
+                return
+            frame = scene.render(self.renderer, timing)
+            self._timings[frame.index] = timing
+            # Never run ahead of real time (scaled by the pace).
+            wait = (start + (timing.t_ns - self._start_ns) / self.pace - self.clock()) / 1e9
+            if wait > 0:
+                self.sleep(wait)
+            yield frame
+
+    def read(self) -> Any:
+        from vision.events import Frame
+
+        if self._frames is None:
+            return None
+        frame = next(self._frames, None)
+        if frame is None:
+            self.finished = True
+            return None
+        return Frame(
+            frame.image, self.base_ns + frame.t_ns, frame.index, frame.row_time_ns, frame.exposure_ns
+        )
+
+    def close(self) -> None:
+        """The simulated camera cannot be unplugged; closing keeps the hand where it is."""
+
+    # -- the pipeline ----------------------------------------------------------------------
+    def _sightings(self, frame: Any) -> list[Any]:
+        if self.recognizer is not None:
+            sightings: list[Any] = self.recognizer.recognize(frame.image)
+            return sightings
+        timing = self._timings.pop(frame.index)
+        truth: list[Any] = self.sim.scene.ground_truth_sightings(self.renderer, timing)
+        return truth
+
+    def _ensure_tracker(self, frame: Any) -> None:
+        if self._tracker is not None:
+            return
+        from vision.calibration import calibrate
+        from vision.tracker import NertsTracker
+
+        self._tracker = NertsTracker(self.sim.layout, calibrate(frame.image))
+
+    def __call__(self, frame: Any) -> list[TableEvent]:
+        """One frame in, the table events it completes out (monotonic times, in time order)."""
+        self._ensure_tracker(frame)
+        sightings = self._sightings(frame)
+        if self.recognizer is not None:
+            self._timings.pop(frame.index, None)
+        seen = list(self._tracker.feed(frame, sightings))
+        due_until = frame.t_ns - self.base_ns - BUTTON_DELAY_NS
+        while self._next_button < len(self.buttons) and self.buttons[self._next_button].t_ns <= due_until:
+            e = self.buttons[self._next_button]
+            seen.append(TableEvent(e.type, self.base_ns + e.t_ns, e.err_ns, e.seat, e.data))
+            self._next_button += 1
+        if self.finished or frame.t_ns - self.base_ns > self.sim.scene.end_ns + BUTTON_DELAY_NS:
+            for e in self.buttons[self._next_button :]:
+                seen.append(TableEvent(e.type, self.base_ns + e.t_ns, e.err_ns, e.seat, e.data))
+            self._next_button = len(self.buttons)
+        seen.sort(key=lambda e: e.t_ns)
+        return seen
+
+    @property
+    def done(self) -> bool:
+        """Every button event has been handed out (the hand is over on the table)."""
+        return self._next_button >= len(self.buttons)
+
+
+def load_recognizer() -> tuple[Any, str]:
+    """The shipped card recognizer, or None and why not (no model installed, no module)."""
+    try:
+        from vision.errors import ModelError
+        from vision.recognizer import Recognizer
+    except ImportError as exc:
+        return None, f"the card recognizer is not in this build ({exc.name})"
+    try:
+        return Recognizer.load(), ""
+    except (ModelError, OSError) as exc:
+        return None, f"no recognizer model ({exc})"

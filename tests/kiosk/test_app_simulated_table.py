@@ -1,0 +1,66 @@
+"""The embedded default: a simulated Nerts hand, rendered, tracked and refereed through the app."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import queue  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+
+pytest.importorskip("vision.tracker", reason="the tracker is not in this build")
+pytest.importorskip("vision.simulator.nerts", reason="the table simulator is not in this build")
+
+from kiosk.app.camera import CameraWorker  # noqa: E402
+from kiosk.app.messages import SeenEvent  # noqa: E402
+from kiosk.app.simulated_table import BUTTON_EVENTS, SimulatedTable  # noqa: E402
+from kiosk.screens import PlayMode  # noqa: E402
+from tests.kiosk.app_support import FakeClock, S, make_app  # noqa: E402
+
+SECONDS = 7.0
+"""How much of the hand the test films (rendering is the slow part)."""
+
+
+@pytest.mark.slow
+def test_the_first_seconds_of_a_simulated_hand_reach_the_referee(tmp_path: Path) -> None:
+    table = SimulatedTable(3, size=(640, 360), fps=15.0, pace=1_000.0)
+    truth = [e for e in table.sim.hand.events if e.type == "foundation_play" and e.t_ns < (SECONDS - 1) * S]
+    assert truth, "the seed should play to the foundations early"
+    assert all("deal" not in e.data for e in table.buttons), "a kiosk is not told the deal"
+    clock = FakeClock()
+    app = make_app(tmp_path, clock=clock)
+    app.start_session(table.header)
+    app.set_mode(PlayMode())
+    table.base_ns = app.origin_ns
+    events: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    worker = CameraWorker(table, table, events, retry_s=0.0)
+    table.open()
+    while True:
+        frame = table.read()
+        if frame is None or frame.t_ns - table.base_ns > SECONDS * S:
+            break
+        worker._process(frame)
+    seen = []
+    while not events.empty():
+        item = events.get()
+        assert isinstance(item, SeenEvent)
+        seen.append(item.event)
+        app.events.put(item)
+    clock.advance(int(SECONDS * S))
+    app.step()
+    assert [e.t_ns for e in seen] == sorted(e.t_ns for e in seen), "events leave the camera in time order"
+    assert seen[0].type == "hand_start"
+    plays = [(e.seat, e.data["card"]) for e in seen if e.type == "foundation_play"]
+    assert plays == [(e.seat, e.data["card"]) for e in truth][: len(plays)] and len(plays) >= len(truth) - 1
+    assert app.session is not None
+    stored = app.session.store.events()
+    assert [e.type for e in stored] == [e.type for e in seen]
+    # Landing times come through within the tracker's stated error, on the session's clock.
+    for got, want in zip([e for e in stored if e.type == "foundation_play"], truth, strict=False):
+        assert abs(got.t_ns - want.t_ns) <= got.err_ns + 5_000_000
+    assert {e.type for e in seen} - {"foundation_play", "move"} <= BUTTON_EVENTS
