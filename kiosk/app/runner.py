@@ -155,11 +155,12 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
     replay_path: Path | None = None
     camera: Any = None
     table: Any = None
+    game: Any = None
     if source.startswith("replay:"):
         replay_path = Path(source.removeprefix("replay:")).expanduser()
     elif source == "simulator":
-        table = _simulated_table(config)
-        if table is None:
+        game = _simulated_game(config)
+        if game is None:
             replay_path = bundled_log()
     else:
         from vision.sources import SourceError, open_source
@@ -211,15 +212,10 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             resumed.close()
             app.session = None
             resumed = None
-        if table is not None:
-            header = table.header
-            if (
-                resumed is not None
-                and resumed.header.meta.get("seed") == table.header.meta.get("seed")
-                and resumed.header.meta.get("source") == "simulator"
-            ):
-                table.resume_from(app.session_time(app.now()) - 1_000_000)
-            elif resumed is not None:
+        if game is not None:
+            header = game.header
+            if resumed is not None and not game.is_mine(resumed.header):
+                # Another game is unfinished in the store: it stays there for later.
                 resumed.close()
                 app.session = None
                 resumed = None
@@ -239,8 +235,8 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         if feed is not None:
             app.attach_feed(feed)
         worker = None
-        if table is not None:
-            table.base_ns = app.origin_ns
+        if game is not None and app.session is not None:
+            table = _next_hand(app, game)
             worker = _start_simulated_table(app, table)
         elif camera is not None:
             worker = _start_camera(app, camera, config)
@@ -250,7 +246,7 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         passes = 0
 
         def until(a: App) -> bool:
-            nonlocal next_shot, passes
+            nonlocal next_shot, passes, table, worker
             now = time.monotonic()
             if config.screenshot_dir and now >= next_shot and a.frames:
                 folder = Path(config.screenshot_dir).expanduser()
@@ -265,15 +261,19 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             if config.headless and a.feed is not None and a.feed.done and _game_over_shown(a):
                 return True
             if (
-                config.headless
-                and table is not None
+                table is not None
                 and table.finished
-                and not a.needs_redraw
                 and worker is not None
                 and not worker.running
                 and a.events.empty()
+                and not a.needs_redraw
             ):
-                return True
+                report = a.report()
+                if config.headless and not config.duration_s and not config.frames:
+                    return True  # a bounded headless run shows one hand
+                if report is not None and not report.finished:
+                    table = _next_hand(a, game)
+                    worker = _start_simulated_table(a, table)
             if config.duration_s and now - start >= config.duration_s:
                 return True
             return False
@@ -317,18 +317,26 @@ def _start_inputs(config: KioskConfig, events: queue.SimpleQueue[Any]) -> Any:
         raise KioskStartError(str(exc)) from None
 
 
-def _simulated_table(config: KioskConfig) -> Any:
-    """The simulated Nerts table (simulator, recognizer, tracker), or None when this build lacks
+def _simulated_game(config: KioskConfig) -> Any:
+    """The simulated Nerts game (simulator, recognizer, tracker), or None when this build lacks
     the simulator or the tracker (the shipped demo log is replayed instead)."""
     try:
         import vision.tracker  # noqa: F401
-        from kiosk.app.simulated_table import SimulatedTable, load_recognizer
+        from kiosk.app.simulated_table import SimulatedGame, load_recognizer
     except ImportError as exc:
         log.warning("no simulated table (%s): replaying the demo log", exc)
         return None
     recognizer, why = load_recognizer()
-    table = SimulatedTable(config.seed, pace=config.pace, recognizer=recognizer)
-    table.note = "" if recognizer is not None else f"{why}: the simulator's own sightings stand in"
+    game = SimulatedGame(config.seed, pace=config.pace, recognizer=recognizer)
+    game.note = "" if recognizer is not None else f"{why}: the simulator's own sightings stand in"
+    return game
+
+
+def _next_hand(app: Any, game: Any) -> Any:
+    """The table of the hand that carries on the app's game, on the app's clock."""
+    table = game.next_table(app.session.store.events())
+    table.base_ns = app.origin_ns
+    table.note = game.note if app.frames == 0 else ""
     return table
 
 

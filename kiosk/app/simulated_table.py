@@ -29,7 +29,7 @@ from typing import Any
 
 from kiosk.games.referee import LogHeader, TableEvent
 
-__all__ = ["SimulatedTable", "BUTTON_EVENTS", "BUTTON_DELAY_NS"]
+__all__ = ["SimulatedTable", "SimulatedGame", "BUTTON_EVENTS", "BUTTON_DELAY_NS", "load_recognizer"]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,7 @@ class SimulatedTable:
         fps: float = 20.0,
         pace: float = 1.0,
         recognizer: Any = None,
+        offset_ns: int = 0,
         clock: Callable[[], int] = time.monotonic_ns,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -81,6 +82,9 @@ class SimulatedTable:
         self.recognizer = recognizer
         self.pace = pace
         self.base_ns = 0
+        """The monotonic time at which the session's clock reads zero."""
+        self.offset_ns = offset_ns
+        """Where this hand's own time zero lies on the session's clock (later hands start later)."""
         self.clock = clock
         self.sleep = sleep
         self._frames: Iterator[Any] | None = None
@@ -182,6 +186,61 @@ class SimulatedTable:
     def done(self) -> bool:
         """Every button event has been handed out (the hand is over on the table)."""
         return self._next_button >= len(self.buttons)
+
+
+class SimulatedGame:
+    """Hand after hand of the simulated table in one game: hand ``k`` is played by bots seeded
+    ``seed + k - 1`` and starts a few seconds after the last event of the log."""
+
+    GAP_NS = 3_000_000_000
+    """Between the end of one hand and the next hand's first frame."""
+
+    def __init__(self, seed: int, *, pace: float = 1.0, recognizer: Any = None, **table_options: Any) -> None:
+        self.seed = seed
+        self.pace = pace
+        self.recognizer = recognizer
+        self.table_options = table_options
+        self.note = ""
+        """What the kiosk should say about the game's tables (e.g. no recognizer model)."""
+        first = self._table(1, 0)
+        self.header = LogHeader(
+            first.header.game,
+            first.header.seats,
+            dict(first.header.options),
+            meta={"source": "simulator", "seed": seed},
+        )
+
+    def _table(self, hand: int, offset_ns: int) -> SimulatedTable:
+        return SimulatedTable(
+            self.seed + hand - 1,
+            pace=self.pace,
+            recognizer=self.recognizer,
+            offset_ns=offset_ns,
+            **self.table_options,
+        )
+
+    def is_mine(self, header: LogHeader) -> bool:
+        """True for a stored game this simulated game can carry on."""
+        return (
+            header.meta.get("source") == "simulator"
+            and header.meta.get("seed") == self.seed
+            and tuple(header.seats) == tuple(self.header.seats)
+        )
+
+    def next_table(self, stored: Sequence[TableEvent]) -> SimulatedTable:
+        """The table that carries on the game logged in ``stored``: the hand in play, filmed from
+        where the log stops, or else the next hand."""
+        starts = [e for e in stored if e.type == "hand_start"]
+        ends = [e for e in stored if e.type == "hand_end"]
+        last_t = max((e.t_ns for e in stored), default=0)
+        if starts and (not ends or ends[-1].t_ns < starts[-1].t_ns):
+            first = self._table(len(starts), 0)
+            go = first.buttons[0].t_ns if first.buttons else 0
+            table = self._table(len(starts), starts[-1].t_ns - go)
+            table.resume_from(last_t - table.offset_ns)
+            return table
+        offset = last_t + self.GAP_NS if stored else 0
+        return self._table(len(starts) + 1, offset)
 
 
 def load_recognizer() -> tuple[Any, str]:

@@ -64,3 +64,25 @@ def test_the_first_seconds_of_a_simulated_hand_reach_the_referee(tmp_path: Path)
     for got, want in zip([e for e in stored if e.type == "foundation_play"], truth, strict=False):
         assert abs(got.t_ns - want.t_ns) <= got.err_ns + 5_000_000
     assert {e.type for e in seen} - {"foundation_play", "move"} <= BUTTON_EVENTS
+
+
+def test_the_simulated_game_carries_on_the_hand_in_play_or_deals_the_next() -> None:
+    from kiosk.app.simulated_table import SimulatedGame
+    from kiosk.games.referee import TableEvent
+
+    game = SimulatedGame(5, size=(320, 180), fps=5.0)
+    first = game.next_table([])
+    assert (first.offset_ns, first.buttons[0].type) == (0, "hand_start")
+    go = first.buttons[0].t_ns
+    in_play = [
+        TableEvent("hand_start", go),
+        TableEvent("foundation_play", 9 * S, 0, "Ana", {"card": "AS", "pile": "F1"}),
+    ]
+    again = game.next_table(in_play)
+    assert again.offset_ns == 0 and again.sim.hand.events == first.sim.hand.events
+    assert again._start_ns == 9 * S and again.buttons[again._next_button - 1].t_ns <= 9 * S
+    over = [*in_play, TableEvent("hand_end", 40 * S)]
+    second = game.next_table(over)
+    assert second.offset_ns == 40 * S + SimulatedGame.GAP_NS
+    assert second.sim.hand.events != first.sim.hand.events  # the next hand's own deal
+    assert game.is_mine(game.header)
