@@ -20,6 +20,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.commands.run",
     "kiosk.commands.recognize",
     "kiosk.commands.bridge",
+    "kiosk.commands.simulate",
+    "kiosk.commands.track",
 )
 """Modules that add subcommands, in the order ``kiosk --help`` lists them."""
 

@@ -1,0 +1,230 @@
+"""From a recorded video to a table log: frames, calibration, recognizer and tracker in one pass.
+
+Glossary:
+
+- **frame times**: a video container keeps frame times rounded to its nominal rate, so a
+  recording's real sensor timestamps (and the rolling shutter's row time) travel in a
+  ``frames.jsonl`` file beside it (:mod:`vision.simulator.output`). Without one, frame ``k``
+  is taken at ``k / fps`` from the container's rate and rows are treated as exposed together
+  unless a readout time is given.
+- **table file**: ``table.json`` beside the video names the game, the seats in table order
+  and the mat; without one, the caller names them.
+
+The table log written starts the hand at the first frame and ends it at the last, so
+``kiosk replay`` scores it; "Nerts!" calls and stuck declarations come from buttons, not the
+camera, and are not in it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from kiosk.games.referee import LogHeader, TableEvent
+from vision.calibration import Calibration, CalibrationError, TableMat, calibrate
+from vision.events import CardSighting, Frame
+from vision.layout import NertsLayout
+from vision.tracker import NertsTracker
+
+__all__ = ["VideoError", "VideoInfo", "open_video", "find_calibration", "track_frames", "TrackResult",
+           "Recognize", "read_table_file"]
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+
+
+class VideoError(ValueError):
+    """A video that cannot be read, or that shows no usable table; the message says what to do."""
+
+
+class Recognize(Protocol):
+    def recognize(self, image_bgr: NDArray[np.uint8]) -> list[CardSighting]: ...
+
+
+@dataclass
+class VideoInfo:
+    path: Path
+    frames: int
+    fps: float
+    times: list[tuple[int, int, int]] | None = None
+    table: dict[str, Any] = field(default_factory=dict)
+
+
+def read_table_file(path: Path) -> dict[str, Any]:
+    """Reads ``table.json``; VideoError naming the file if it is not valid."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise VideoError(f"{path}: not a readable table file ({exc})") from None
+    if not isinstance(data, dict):
+        raise VideoError(f"{path}: a table file must be a JSON object")
+    return data
+
+
+def open_video(path: Path, *, times_file: Path | None = None, fps: float | None = None,
+               readout_ms: float = 0.0, exposure_ms: float = 0.0) -> tuple[VideoInfo, Iterator[Frame]]:
+    """Opens a video file or a folder of images; returns its description and its frames.
+
+    Raises VideoError (missing, unreadable, empty, or its frame-times file does not match).
+    """
+    from vision.simulator.output import FRAMES_FILE, TABLE_FILE, read_frame_times
+
+    if not path.exists():
+        raise VideoError(f"{path}: no such file or folder; check the path")
+    folder = path if path.is_dir() else path.parent
+    images: list[Path] = []
+    if path.is_dir():
+        sub = path / "frames" if (path / "frames").is_dir() else path
+        images = sorted(p for p in sub.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not images:
+            videos = sorted(p for p in path.iterdir() if p.suffix.lower() in (".mp4", ".avi", ".mkv", ".mov"))
+            if videos:
+                return open_video(videos[0], times_file=times_file, fps=fps, readout_ms=readout_ms,
+                                  exposure_ms=exposure_ms)
+            raise VideoError(f"{path}: the folder holds no video and no .png/.jpg frames")
+        count = len(images)
+        rate = fps or 30.0
+    else:
+        cap = cv2.VideoCapture(str(path))
+        if not cap.isOpened():
+            raise VideoError(f"{path}: cannot be read as a video (OpenCV could not open it); "
+                             "use an .mp4/.avi file or a folder of .png/.jpg frames")
+        count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+        rate = fps or float(cap.get(cv2.CAP_PROP_FPS)) or 30.0
+        cap.release()
+    table: dict[str, Any] = {}
+    if (folder / TABLE_FILE).is_file():
+        table = read_table_file(folder / TABLE_FILE)
+    tf = times_file or (folder / FRAMES_FILE if (folder / FRAMES_FILE).is_file() else None)
+    times = None
+    if tf is not None:
+        try:
+            times = read_frame_times(tf)
+        except (OSError, ValueError) as exc:
+            raise VideoError(str(exc)) from None
+    info = VideoInfo(path, count, rate, times, table)
+    row_ns = int(round(readout_ms * 1e6 / 720)) if readout_ms else 0
+    exp_ns = int(round(exposure_ms * 1e6))
+
+    def stamp(k: int, image: NDArray[np.uint8]) -> Frame:
+        if times is not None:
+            if k >= len(times):
+                raise VideoError(f"{tf}: lists {len(times)} frame times but the video has more frames")
+            t, row, exp = times[k]
+            return Frame(image, t, k, row, exp)
+        row = int(round(readout_ms * 1e6 / image.shape[0])) if readout_ms else row_ns
+        return Frame(image, int(round(k * 1e9 / rate)), k, row, exp_ns)
+
+    def frames() -> Iterator[Frame]:
+        if images:
+            for k, p in enumerate(images):
+                img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+                if img is None:
+                    raise VideoError(f"{p}: cannot be read as an image")
+                yield stamp(k, img)
+            return
+        cap = cv2.VideoCapture(str(path))
+        k = 0
+        try:
+            while True:
+                ok, img = cap.read()
+                if not ok:
+                    break
+                yield stamp(k, img)
+                k += 1
+        finally:
+            cap.release()
+        if k == 0:
+            raise VideoError(f"{path}: no frame could be decoded; the file may be damaged")
+
+    return info, frames()
+
+
+def find_calibration(frames: Sequence[Frame], mat: TableMat) -> Calibration:
+    """The calibration from the first of ``frames`` that shows the mat's markers (all four preferred)."""
+    best: Calibration | None = None
+    for f in frames:
+        try:
+            cal = calibrate(f.image, mat)
+        except CalibrationError:
+            continue
+        if len(cal.markers) == 4:
+            return cal
+        if best is None or len(cal.markers) > len(best.markers):
+            best = cal
+    if best is None:
+        raise VideoError(f"no calibration markers seen in the first {len(frames)} frames (ArUco 4x4 ids 0-3 at "
+                         "the mat's corners); film the whole mat, or print one with its markers")
+    return best
+
+
+@dataclass
+class TrackResult:
+    header: LogHeader
+    events: list[TableEvent]
+    frames: int
+    seconds_recognize: float
+    seconds_track: float
+    calibration: Calibration
+    tracker: NertsTracker
+
+
+def track_frames(frames: Iterator[Frame], recognizer: Recognize, *, game: str, seats: Sequence[str],
+                 mat: TableMat | None = None, calibration: Calibration | None = None, t0_ns: int = 0,
+                 progress: Callable[[int], None] | None = None) -> TrackResult:
+    """Runs recognizer and tracker over frames and returns the table log.
+
+    The log's times count from ``t0_ns`` (a recording's frame times start at its session's
+    start, so 0; a live camera's start at the session's monotonic time). Raises VideoError when the video shows no
+    calibration markers or the game has no tracker.
+    """
+    if game not in ("nerts", "nertz"):
+        raise VideoError(f"the tracker follows Nerts tables only (got {game!r}); the other games are logged "
+                         "from the kiosk's buttons and screens")
+    mat = mat or TableMat()
+    layout = NertsLayout(list(seats))
+    head: list[Frame] = []
+    it = iter(frames)
+    if calibration is None:
+        for f in it:
+            head.append(f)
+            if len(head) >= 30:
+                break
+        if not head:
+            raise VideoError("the video has no frames")
+        calibration = find_calibration(head, mat)
+    tracker = NertsTracker(layout, calibration, t0_ns=t0_ns)
+    events: list[TableEvent] = []
+    t_rec = t_trk = 0.0
+    n = 0
+    last_t = 0
+
+    def all_frames() -> Iterator[Frame]:
+        yield from head
+        yield from it
+
+    for f in all_frames():
+        a = time.perf_counter()
+        sightings = recognizer.recognize(f.image)
+        b = time.perf_counter()
+        events.extend(tracker.feed(f, sightings))
+        t_trk += time.perf_counter() - b
+        t_rec += b - a
+        last_t = f.t_ns
+        n += 1
+        if progress is not None and n % 100 == 0:
+            progress(n)
+    if n == 0:
+        raise VideoError("the video has no frames")
+    events.extend(tracker.flush())
+    end = max(last_t - t0_ns, events[-1].t_ns if events else 0)
+    log = [TableEvent("hand_start", 0, 0, None, {}), *events, TableEvent("hand_end", end, 0, None, {})]
+    header = LogHeader("nerts", tuple(seats), {}, 1, {"source": "kiosk track"})
+    return TrackResult(header, log, n, t_rec, t_trk, calibration, tracker)
