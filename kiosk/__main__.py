@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.commands.replay",
     "kiosk.commands.store",
     "kiosk.commands.run",
+    "kiosk.commands.demo",
     "kiosk.commands.recognize",
     "kiosk.commands.bridge",
     "kiosk.commands.simulate",
