@@ -1,0 +1,214 @@
+"""The card recognizer: one camera frame in, one :class:`~vision.events.CardSighting` per card out.
+
+Pipeline (ibaiGorordo's prepare / infer / process split, RapidOCR's layering):
+:mod:`vision.preprocess` shrinks the frame for the detector, the detector
+(:mod:`vision.session`) finds corner indices and card centres, the classifier
+reads each index from the full-resolution frame, and :mod:`vision.postprocess`
+joins the indices of each physical card and votes on its identity. A card whose
+combined confidence is below the threshold is reported as ``"UNKNOWN"``, never
+guessed; a face-down card is ``"BACK"``.
+
+>>> rec = Recognizer.load()                                   # the shipped model under models/
+>>> rec.recognize(np.full((720, 1280, 3), 90, np.uint8))      # an empty table
+[]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import ModelError
+from vision.events import BACK, UNKNOWN, CardSighting
+from vision.heads import CLASSIFIER_LABELS, NOT_INDEX
+from vision.postprocess import CardDet, IndexDet, decode_cards, decode_indices, group, softmax
+from vision.preprocess import CropSpec, detector_input, index_crops, normalise
+from vision.session import RESTORE_HINT, OnnxSession
+
+__all__ = ["Recognizer", "Thresholds", "DEFAULT_MODEL_DIR", "MANIFEST"]
+
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+"""The shipped model; ``KIOSK_MODEL_DIR`` overrides it."""
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Decision thresholds (probabilities)."""
+
+    index: float = 0.3
+    """Minimum detector heat for a corner index."""
+    card: float = 0.4
+    """Minimum detector heat for a card centre."""
+    unknown_below: float = 0.6
+    """A card whose identity is less certain than this is reported as ``"UNKNOWN"``."""
+    not_index: float = 0.5
+    """An index crop the classifier calls "not an index" with at least this probability is dropped."""
+    full_outline: float = 0.5
+    """Minimum probability that a card's whole outline shows for its ``quad`` to be reported."""
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+
+
+def _read_manifest(model_dir: Path) -> dict[str, Any]:
+    path = model_dir / MANIFEST
+    if not path.is_file():
+        raise ModelError(f"model manifest {path} is missing; {RESTORE_HINT}")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        for part in ("detector", "classifier"):
+            entry = manifest[part]
+            if not isinstance(entry["file"], str) or not isinstance(entry["sha256"], str):
+                raise TypeError(f"{part}.file and {part}.sha256 must be strings")
+        if not isinstance(manifest["classifier"]["labels"], list):
+            raise TypeError("classifier.labels must be a list")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"model manifest {path} is not valid ({exc}); {RESTORE_HINT}") from exc
+    return dict(manifest)
+
+
+class Recognizer:
+    """Finds and identifies the cards in camera frames. Load once, call :meth:`recognize` per frame."""
+
+    def __init__(
+        self,
+        detector: OnnxSession,
+        classifier: OnnxSession,
+        labels: list[str] | tuple[str, ...] = CLASSIFIER_LABELS,
+        thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    ) -> None:
+        if not labels or labels[-1] != NOT_INDEX:
+            raise ModelError(f"classifier labels must end with {NOT_INDEX!r}; got {list(labels)[-3:]}")
+        self.detector = detector
+        self.classifier = classifier
+        self.labels = list(labels)
+        self.thresholds = thresholds
+        self.model_dir: Path | None = None
+
+    @classmethod
+    def load(
+        cls,
+        model_dir: str | Path | None = None,
+        *,
+        threads: int = 1,
+        thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    ) -> Recognizer:
+        """Loads the model in ``model_dir`` (default: the shipped one), checking every file's sha256.
+
+        Raises :class:`~vision.errors.ModelError` naming the file when anything is missing or corrupt.
+        """
+        folder = (
+            Path(model_dir)
+            if model_dir is not None
+            else Path(os.environ.get("KIOSK_MODEL_DIR", DEFAULT_MODEL_DIR))
+        )
+        manifest = _read_manifest(folder)
+        det = OnnxSession(
+            folder / manifest["detector"]["file"], sha256=manifest["detector"]["sha256"], threads=threads
+        )
+        clf = OnnxSession(
+            folder / manifest["classifier"]["file"], sha256=manifest["classifier"]["sha256"], threads=threads
+        )
+        rec = cls(det, clf, manifest["classifier"]["labels"], thresholds)
+        rec.model_dir = folder
+        return rec
+
+    def _detect(
+        self, image: NDArray[np.uint8], long_side: int | None
+    ) -> tuple[list[CardDet], list[IndexDet]]:
+        x, scale = detector_input(image, long_side)
+        maps = self.detector.run(x)
+        if maps.ndim != 4 or maps.shape[1] < 18:
+            raise ModelError(f"the detector returned maps of shape {maps.shape}; expected 1×18×H×W")
+        h, w = image.shape[:2]
+        cards = [
+            c for c in decode_cards(maps[0], scale, self.thresholds.card) if 0 <= c.cx < w and 0 <= c.cy < h
+        ]
+        idx = [
+            i
+            for i in decode_indices(maps[0], scale, self.thresholds.index)
+            if 0 <= i.cx < w and 0 <= i.cy < h
+        ]
+        return cards, idx
+
+    def _classify(self, image: NDArray[np.uint8], idx: list[IndexDet]) -> NDArray[np.float32]:
+        if not idx:
+            return np.zeros((0, len(self.labels)), np.float32)
+        specs = [CropSpec(i.cx, i.cy, i.up_x, i.up_y, i.width, i.height) for i in idx]
+        logits = self.classifier.run(normalise(index_crops(image, specs)))
+        if logits.ndim != 2 or logits.shape[1] != len(self.labels):
+            raise ModelError(
+                f"the classifier returned {logits.shape}; the manifest lists {len(self.labels)} labels"
+            )
+        return softmax(logits)
+
+    def recognize(self, image_bgr: NDArray[np.uint8]) -> list[CardSighting]:
+        """Returns one sighting per physical card in a BGR frame (H×W×3 uint8), top to bottom.
+
+        Raises :class:`ValueError` for an array that is not such an image.
+        """
+        image = np.ascontiguousarray(image_bgr)
+        cards, idx = self._detect(image, None)
+        if not cards and not idx and max(image.shape[:2]) >= 640:
+            # Nothing at the usual scale: perhaps a close-up whose card is larger than the detector's view.
+            cards, idx = self._detect(image, 320)
+        return self._assemble(image, cards, idx)
+
+    def _assemble(
+        self, image: NDArray[np.uint8], cards: list[CardDet], idx: list[IndexDet]
+    ) -> list[CardSighting]:
+        t = self.thresholds
+        probs = self._classify(image, idx)
+        keep = [k for k in range(len(idx)) if probs[k, -1] < t.not_index]
+        idx = [idx[k] for k in keep]
+        probs = probs[keep]
+        face = probs[:, :-1] / np.maximum(probs[:, :-1].sum(axis=1, keepdims=True), 1e-9)
+        labels = face.argmax(axis=1) if len(face) else np.zeros(0, np.int64)
+        h, w = image.shape[:2]
+        out: list[CardSighting] = []
+        for g in group(cards, idx, labels):
+            corners = tuple(_clip(idx[k].box(), w, h) for k in g.indices)
+            quad = None
+            if g.card is not None:
+                q = g.card.quad()
+                box = _clip(
+                    (min(p[0] for p in q), min(p[1] for p in q), max(p[0] for p in q), max(p[1] for p in q)),
+                    w,
+                    h,
+                )
+                if g.card.full >= t.full_outline:
+                    quad = tuple((float(x), float(y)) for x, y in q)
+            else:
+                box = (
+                    min(c[0] for c in corners),
+                    min(c[1] for c in corners),
+                    max(c[2] for c in corners),
+                    max(c[3] for c in corners),
+                )
+            if g.card is not None and g.card.back and not g.indices:
+                out.append(CardSighting(BACK, g.card.score, box, quad, ()))
+                continue
+            if g.indices:
+                # Independent readings of the same card multiply: sum their log-probabilities.
+                logp = np.log(face[g.indices] + 1e-6).sum(axis=0)
+                p = softmax(logp.astype(np.float32))
+                best = int(p.argmax())
+                score = float(p[best])
+                name = self.labels[best] if score >= t.unknown_below else UNKNOWN
+            else:
+                assert g.card is not None
+                score, name = g.card.score, UNKNOWN
+            out.append(CardSighting(name, score, box, quad, corners))
+        out.sort(key=lambda s: (round(s.center[1] / 20), s.center[0]))
+        return out
+
+
+def _clip(b: tuple[float, float, float, float], w: int, h: int) -> tuple[float, float, float, float]:
+    return (min(max(b[0], 0.0), w), min(max(b[1], 0.0), h), min(max(b[2], 0.0), w), min(max(b[3], 0.0), h))
