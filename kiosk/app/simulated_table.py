@@ -139,9 +139,11 @@ class SimulatedTable:
         if frame is None:
             self.finished = True
             return None
-        return Frame(
-            frame.image, self.base_ns + frame.t_ns, frame.index, frame.row_time_ns, frame.exposure_ns
-        )
+        return Frame(frame.image, self._mono(frame.t_ns), frame.index, frame.row_time_ns, frame.exposure_ns)
+
+    def _mono(self, t_ns: int) -> int:
+        """A time of this hand on the host's monotonic clock."""
+        return self.base_ns + self.offset_ns + t_ns
 
     def close(self) -> None:
         """The simulated camera cannot be unplugged; closing keeps the hand where it is."""
@@ -170,14 +172,17 @@ class SimulatedTable:
         if self.recognizer is not None:
             self._timings.pop(frame.index, None)
         seen = list(self._tracker.feed(frame, sightings))
-        due_until = frame.t_ns - self.base_ns - BUTTON_DELAY_NS
-        while self._next_button < len(self.buttons) and self.buttons[self._next_button].t_ns <= due_until:
+        scene_t = frame.t_ns - self._mono(0)
+        while (
+            self._next_button < len(self.buttons)
+            and self.buttons[self._next_button].t_ns <= scene_t - BUTTON_DELAY_NS
+        ):
             e = self.buttons[self._next_button]
-            seen.append(TableEvent(e.type, self.base_ns + e.t_ns, e.err_ns, e.seat, e.data))
+            seen.append(TableEvent(e.type, self._mono(e.t_ns), e.err_ns, e.seat, e.data))
             self._next_button += 1
-        if self.finished or frame.t_ns - self.base_ns > self.sim.scene.end_ns + BUTTON_DELAY_NS:
+        if scene_t > self.sim.scene.end_ns + BUTTON_DELAY_NS:
             for e in self.buttons[self._next_button :]:
-                seen.append(TableEvent(e.type, self.base_ns + e.t_ns, e.err_ns, e.seat, e.data))
+                seen.append(TableEvent(e.type, self._mono(e.t_ns), e.err_ns, e.seat, e.data))
             self._next_button = len(self.buttons)
         seen.sort(key=lambda e: e.t_ns)
         return seen
