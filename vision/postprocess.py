@@ -136,11 +136,16 @@ class CardDet:
         ]
 
 
+MAX_INDICES = 120
+"""At most this many index candidates per frame are classified (the strongest): bounds the time per frame."""
+MAX_CARDS = 80
+
+
 def decode_indices(maps: NDArray[np.float32], scale: float, threshold: float) -> list[IndexDet]:
     """Decodes corner indices from detector output ``maps`` (C×H×W) of a frame shrunk by ``scale``."""
     unit = STRIDE / scale
     out = []
-    for x, y, v in peaks(sigmoid(maps[IDX_HEAT]), threshold):
+    for x, y, v in peaks(sigmoid(maps[IDX_HEAT]), threshold, MAX_INDICES):
         ux, uy = maps[IDX_UP, y, x]
         n = math.hypot(float(ux), float(uy)) or 1.0
         lw, lh = maps[IDX_LOGSIZE, y, x]
@@ -168,7 +173,7 @@ def decode_cards(maps: NDArray[np.float32], scale: float, threshold: float) -> l
     unit = STRIDE / scale
     out = []
     for ch in (FACE_HEAT, BACK_HEAT):
-        for x, y, v in peaks(sigmoid(maps[ch]), threshold):
+        for x, y, v in peaks(sigmoid(maps[ch]), threshold, MAX_CARDS):
             c2, s2 = maps[CARD_AXIS, y, x]
             ll, ls = maps[CARD_LOGSIZE, y, x]
             sx, sy = maps[CARD_SUB, y, x]
