@@ -52,12 +52,12 @@ class CalibrationError(ValueError):
 class TableMat:
     """The printed mat: its size and where its four markers sit, in millimetres.
 
-    The default is a 16:9 mat of 1760 × 990 mm, the area a 1280×720 camera sees at
-    about 0.73 px/mm, so a poker card (88 mm) is about 64 px tall.
+    The default is a 16:9 mat of 1560 × 878 mm, the area a 1280×720 camera sees at
+    about 0.7-0.8 px/mm, so a poker card (88 mm) is 60-70 px tall.
     """
 
-    width_mm: float = 1760.0
-    height_mm: float = 990.0
+    width_mm: float = 1560.0
+    height_mm: float = 878.0
     marker_mm: float = 50.0
     """Side of each square marker (its black border included)."""
     inset_mm: float = 20.0

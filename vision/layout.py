@@ -21,9 +21,9 @@ middle, one slot per Ace played.
 >>> lay = NertsLayout(["Ana", "Ben", "Cal", "Dee"])
 >>> [lay.place_of(s).name for s in lay.seats]
 ['S', 'W', 'N', 'E']
->>> lay.slot("Ana", "work", 1).pose.y > 700
+>>> lay.slot("Ana", "work", 1).pose.y > 600
 True
->>> lay.seat_of_point(880.0, 960.0)
+>>> lay.seat_of_point(780.0, 850.0)
 'Ana'
 """
 
@@ -50,8 +50,8 @@ CARD_W_MM = 63.0
 """Width of a poker-size card."""
 CARD_H_MM = 88.0
 """Height of a poker-size card."""
-MAT_W_MM = 1760.0
-MAT_H_MM = 990.0
+MAT_W_MM = 1560.0
+MAT_H_MM = 878.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,9 +51,19 @@ __all__ = ["Observation", "Track", "Landing", "TrackerSettings", "NertsTracker",
            "REST_PX", "MIN_ERR_NS"]
 
 REST_PX = 1.6
-"""Largest robust displacement (pixels) between observations of a card at rest."""
+"""Largest robust displacement (pixels) of a card at rest over a few frames, for cards about
+:data:`REF_CARD_PX` tall; scaled with the cards' size in the image (never below 1 px)."""
+REF_CARD_PX = 62.0
 MIN_ERR_NS = 1_000_000
 """Smallest landing-time uncertainty the tracker claims (1 ms)."""
+SIDE_NOISE_PX = 0.3
+"""Least noise assumed on a box side (pixels) when the fit's residuals show less."""
+PRIOR_NOISE_PX = 0.3
+"""The box-side noise assumed before the residuals say otherwise."""
+COVERAGE = 3.0
+"""Standard deviations in a stated ``err`` (about 99 % if the errors were normal)."""
+MODEL_ERR_NS = 500_000
+"""Added to every fitted landing time's uncertainty: a real card does not stop exactly as the model says."""
 
 Box = tuple[float, float, float, float]
 
@@ -216,7 +226,11 @@ def estimate_landing(obs: Sequence[Observation], *, rest_n: int = 3, fit_points:
         return lead_rest - lead(o.box)
 
     seq = [(when(o), togo(o)) for o in list(moving) + list(rest)]
-    last_far = max((i for i, (_, d) in enumerate(seq) if d > min_px), default=None)
+    # How much the leading side wobbles at rest sets what counts as still moving.
+    still = [togo(o) for o in rest]
+    wobble = math.sqrt(sum(v * v for v in still) / len(still)) if still else 0.0
+    min_px = max(min_px, 3.0 * wobble)
+    last_far = max((i for i, (_, d) in enumerate(seq[:len(moving)]) if d > min_px), default=None)
     if last_far is None:
         return first_rest.t_ns, max(MIN_ERR_NS, period)
     t_lo = seq[last_far][0]
@@ -226,29 +240,32 @@ def estimate_landing(obs: Sequence[Observation], *, rest_n: int = 3, fit_points:
     fallback = (t_next + (t_next - t_lo) // 2, max(MIN_ERR_NS, (t_next - t_lo) * 3 // 2))
     if len(pts) < 2:
         return fallback
+    # Weighted least squares: a box side's noise sigma_d (px) makes sqrt(d) noisier where d is small,
+    # var(sqrt d) = sigma_d² / 4d, so each point weighs 4d.
     t0 = pts[0][0]
     xs = [(p[0] - t0) / 1e9 for p in pts]
     ys = [p[1] for p in pts]
+    ws = [4.0 * y * y for y in ys]
     k = len(pts)
-    mx, my = sum(xs) / k, sum(ys) / k
-    sxx = sum((x - mx) ** 2 for x in xs)
+    sw = sum(ws)
+    mx = sum(w * x for w, x in zip(ws, xs, strict=True)) / sw
+    my = sum(w * y for w, y in zip(ws, ys, strict=True)) / sw
+    sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs, strict=True))
     if sxx <= 0:
         return fallback
-    beta = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    beta = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys, strict=True)) / sxx
     if beta >= 0:
         return fallback
     alpha = my - beta * mx
     x_land = -alpha / beta
     t_land = t0 + int(round(x_land * 1e9))
-    if k > 2:
-        resid = [y - (alpha + beta * x) for x, y in zip(xs, ys, strict=True)]
-        sigma = math.sqrt(sum(r * r for r in resid) / (k - 2))
-    else:
-        sigma = 0.0
-    # A box side is good to about half a pixel: the noise sqrt(d) carries where d is smallest.
-    sigma = max(sigma, 0.25 / max(1.0, min(ys)))
-    var = (sigma / beta) ** 2 * (1 / k + (x_land - mx) ** 2 / sxx)
-    err = int(2.5 * math.sqrt(var) * 1e9) + MIN_ERR_NS // 2
+    # sigma_d from the residuals, never below a sub-pixel floor (a box side is not exact).
+    # A prior worth two residuals keeps few points from claiming too little noise.
+    chi = sum(w * (y - alpha - beta * x) ** 2 for w, x, y in zip(ws, xs, ys, strict=True))
+    prior = max(PRIOR_NOISE_PX, wobble)
+    var_d = max(SIDE_NOISE_PX ** 2, (2 * prior ** 2 + chi) / (2 + max(0, k - 2)))
+    var_t = var_d / beta ** 2 * (1 / sw + (x_land - mx) ** 2 / sxx)
+    err = int(COVERAGE * math.sqrt(var_t) * 1e9) + MODEL_ERR_NS
     if not t_lo - MIN_ERR_NS <= t_land <= t_lo + 8 * (t_next - t_lo) + 50_000_000:
         return fallback
     return t_land, max(MIN_ERR_NS, err)
@@ -265,6 +282,11 @@ class TableTracker:
         self.min_score = min_score
         self.tracks: list[Track] = []
         self._next_id = 1
+        cx, cy = layout.width_mm / 2, layout.height_mm / 2
+        (ix, iy), = calibration.to_image([(cx, cy)])
+        card_px = CARD_H_MM / max(1e-6, calibration.mm_per_px_at(ix, iy))
+        self.rest_px = max(1.0, REST_PX * card_px / REF_CARD_PX)
+        """The rest threshold for this camera's card size."""
         self.frames = 0
         self.last_t = 0
 
@@ -305,7 +327,7 @@ class TableTracker:
                 if tr.resting and tr.rest_box is not None:
                     dx, dy = robust_shift(tr.rest_box, o.box)
                     shift = math.hypot(dx, dy)
-                    if shift <= 3 * REST_PX:
+                    if shift <= 3 * self.rest_px:
                         pairs.append((shift, i, tr))
                         continue
                     # A resting card lifted out of sight under the hand and seen again in the air.
@@ -323,7 +345,7 @@ class TableTracker:
                         k = dt / max(1, last.t_ns - prev.t_ns)
                         px, py = px + (px - qx) * min(k, 3.0), py + (py - qy) * min(k, 3.0)
                     ox, oy = _centre(o.box)
-                    pairs.append((math.hypot(ox - px, oy - py) - 2.0 * REST_PX, i, tr))
+                    pairs.append((math.hypot(ox - px, oy - py) - 2.0 * self.rest_px, i, tr))
         pairs.sort(key=lambda p: p[0])
         used_obs: set[int] = set()
         used_tr: set[int] = set()
@@ -358,7 +380,7 @@ class TableTracker:
             del tr.obs[:40]
         if tr.resting and tr.rest_box is not None:
             dx, dy = robust_shift(tr.rest_box, o.box)
-            if math.hypot(dx, dy) <= 3 * REST_PX:
+            if math.hypot(dx, dy) <= 3 * self.rest_px:
                 return None
             # It moved: lifted from where it rested.
             tr.resting = False
@@ -377,7 +399,7 @@ class TableTracker:
             # Resting since a few observations: wait until it has been still for a while, so that its
             # resting place (the reference for the landing fit) is where it really stopped.
             dx, dy = robust_shift(tr.obs[-2].box, o.box)
-            if math.hypot(dx, dy) > 2 * REST_PX:
+            if math.hypot(dx, dy) > 2 * self.rest_px:
                 tr.settling = False
                 return None
             tr.settle_count += 1
@@ -388,9 +410,10 @@ class TableTracker:
         if len(tr.obs) < n:
             return None
         recent = tr.obs[-n:]
-        for a, b in zip(recent, recent[1:], strict=False):
+        # Still from frame to frame and over the whole span: a slow card moves a pixel a frame.
+        for a, b in list(zip(recent, recent[1:], strict=False)) + [(recent[0], recent[-1])]:
             dx, dy = robust_shift(a.box, b.box)
-            if math.hypot(dx, dy) > REST_PX:
+            if math.hypot(dx, dy) > self.rest_px:
                 return None
         came = len(tr.obs) > n or tr.origin is not None
         if came and tr.moved_mm >= 8.0:
@@ -533,7 +556,7 @@ class NertsTracker:
         if where3 is None:
             return event
         if not str(event.get("from", "")).startswith("work"):
-            return self._under_or_onto(event, where3[2])
+            return event
         where = (where3[0], where3[1])
         to = str(event.get("to", ""))
         if not to.startswith("work"):
@@ -639,26 +662,43 @@ class NertsTracker:
         src = self._source_name(landing.origin)
         if src is None:
             return None
-        data = {"card": landing.card, "from": src, "to": f"work{dest[2]}"}
+        to = f"under{dest[2]}" if self._is_under(dest, landing) else f"work{dest[2]}"
+        data = {"card": landing.card, "from": src, "to": to}
         if landing.lift_t_ns is not None and landing.lift_t_ns - self.t0_ns <= t:
             data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
         return TableEvent("move", t, landing.err_ns, seat_here, data)
 
-    def _under_or_onto(self, event: TableEvent, track_id: int) -> TableEvent:
-        """Onto a work pile or under it (M5 or M7)? A card built onto a pile is its exposed card and
-        shows whole once the hand has gone; a card slid under the base stays partly covered."""
-        src = str(event.get("from", ""))
-        to = str(event.get("to", ""))
-        if src not in ("nerts", "waste") or not to.startswith("work"):
-            return event
-        tr = next((t for t in self.table.tracks if t.tid == track_id), None)
-        if tr is None or not tr.obs:
-            return event
-        t_abs = event.t_ns + self.t0_ns
-        after = [o for o in tr.obs if t_abs + 150_000_000 <= o.t_ns <= t_abs + 600_000_000]
-        if not after or any(o.whole for o in after):
-            return event
-        return TableEvent(event.type, event.t_ns, event.err_ns, event.seat, {**event.data, "to": "under" + to[4:]})
+    def _is_under(self, dest: tuple[str | None, str, int], landing: Landing) -> bool:
+        """Under the base of a work pile (M7) rather than onto it (M5)?
+
+        Measured on each card's far edge (the edge away from the player), which the fan never
+        covers: a card slid under lies a step further out than every card of the pile.
+        """
+        slot = self.layout.slots[dest]
+        fx, fy = slot.fan
+        fn = math.hypot(fx, fy)
+        if fn == 0:
+            return False
+        ux, uy = fx / fn, fy / fn
+        cal = self.table.calibration
+
+        def far(box: Box) -> float:
+            pts = cal.to_table([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])])
+            return min((x - slot.pose.x) * ux + (y - slot.pose.y) * uy for x, y in pts)
+
+        mine_tr = next((t for t in self.table.tracks if t.tid == landing.track), None)
+        if mine_tr is None or mine_tr.rest_box is None:
+            return False
+        mine = far(mine_tr.rest_box)
+        others = []
+        for tr in self.table.tracks:
+            if tr.tid == landing.track or landing.t_ns - tr.last.t_ns > 300_000_000:
+                continue
+            cx, cy = _centre(tr.last.box)
+            (tx, ty), = cal.to_table([(cx, cy)])
+            if self.table.place_of(tx, ty, tr) == dest:
+                others.append(far(tr.last.box))
+        return bool(others) and mine < min(others) - 0.5 * fn
 
 
 def _rank(card: str) -> int:

@@ -73,7 +73,7 @@ class CameraModel:
     roll_deg: float = 0.6
     margin: float = 0.01
     """Fraction of the image left around the mat."""
-    mat_mm: tuple[float, float] = (1760.0, 990.0)
+    mat_mm: tuple[float, float] = (1560.0, 878.0)
     table_to_image: NDArray[np.float64] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -93,11 +93,13 @@ class TableScene:
             last[key] = i
         nxt: dict[tuple[str, str], int] = {}
         self._next_lift = [1 << 62] * len(self.flights)
+        self._next_flight: list[int | None] = [None] * len(self.flights)
         for i in range(len(self.flights) - 1, -1, -1):
             f = self.flights[i]
             key = (f.seat, f.cards[-1][0])
             if key in nxt:
                 self._next_lift[i] = self.flights[nxt[key]].t_lift_ns
+                self._next_flight[i] = nxt[key]
             nxt[key] = i
         self.arms = {}
         for seat in self.layout.seats:
@@ -115,6 +117,7 @@ class TableScene:
         self.piles = {k: list(v) for k, v in self._initial.items()}
         self._n_lifted = 0
         self._n_landed = 0
+        self._lifted: set[int] = set()
         self._static_key: tuple[int, int] | None = None
         self._static: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -134,11 +137,17 @@ class TableScene:
             pile = self.piles.setdefault(f.source, [])
             tokens = {c[0] for c in f.cards}
             self.piles[f.source] = [c for c in pile if not (c.token in tokens and c.seat == f.seat)]
+            self._lifted.add(self._lift_order[self._n_lifted])
             self._n_lifted += 1
         while self._n_landed < len(self._land_order):
             f = self.flights[self._land_order[self._n_landed]]
             if f.t_land_ns >= t_first:
                 break
+            nf = self._next_flight[self._land_order[self._n_landed]]
+            if nf is not None and nf in self._lifted:
+                # The card is already off again (lifted within this frame's readout): it is drawn in the air.
+                self._n_landed += 1
+                continue
             new = [PileCard(tok, up, pose, f.seat) for (tok, up), pose in zip(f.cards, f.end, strict=True)]
             pile = self.piles.setdefault(f.dest, [])
             self.piles[f.dest] = new + pile if f.dest_bottom else pile + new
