@@ -39,11 +39,19 @@ class Fonts:
         self._cache: dict[int, pygame.font.Font] = {}
 
     def get(self, px: int) -> pygame.font.Font:
+        if not pygame.font.get_init():
+            # pygame.quit() (the end of a run) invalidates every font: start again.
+            pygame.font.init()
+            self._cache.clear()
         font = self._cache.get(px)
         if font is None:
             font = pygame.font.Font(self._path, px)
             self._cache[px] = font
         return font
+
+    def reset(self) -> None:
+        """Forgets every font (call after ``pygame.quit()``, which invalidates them)."""
+        self._cache.clear()
 
     def measure(self, text: str, px: int) -> tuple[int, int]:
         """The width and height of ``text`` rendered at ``px``."""

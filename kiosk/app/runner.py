@@ -68,6 +68,9 @@ def _display(config: KioskConfig) -> Iterator[Any]:
         yield screen
     finally:
         pygame.quit()
+        from kiosk.app.paint import shared_fonts
+
+        shared_fonts().reset()
 
 
 APP_KEYS: dict[str, str] = {"tab": "nav:scores", "end": "nav:history", "m": "nav:mute"}
