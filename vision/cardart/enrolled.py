@@ -37,7 +37,7 @@ def _find_card_quad(img: NDArray[np.uint8]) -> NDArray[np.float32] | None:
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     best = None
-    best_area = 0.2 * h * w
+    best_area = 0.04 * h * w
     for c in contours:
         hull = cv2.convexHull(c)
         approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
