@@ -48,8 +48,9 @@ from vision.simulator.render import TableRenderer  # noqa: E402
 from vision.tracker import NertsTracker  # noqa: E402
 
 
-def run_hand(seed: int, mode: str, recognizer: object | None, camera: CameraModel,
-             max_seconds: float | None) -> tuple[HandScore, int, float, float]:
+def run_hand(
+    seed: int, mode: str, recognizer: object | None, camera: CameraModel, max_seconds: float | None
+) -> tuple[HandScore, int, float, float]:
     sim = simulate_nerts(seed)
     renderer = TableRenderer(camera, rng=random.Random(seed + 1))
     rng = random.Random(seed + 2)
@@ -106,7 +107,9 @@ def main() -> int:
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-    camera = CameraModel(width=1280, height=720, fps=60.0, shutter="rolling", readout_ms=12.0, exposure_ms=4.0)
+    camera = CameraModel(
+        width=1280, height=720, fps=60.0, shutter="rolling", readout_ms=12.0, exposure_ms=4.0
+    )
     recognizer = None
     if args.sightings == "recognizer":
         from vision.errors import ModelError
@@ -128,9 +131,13 @@ def main() -> int:
         total_frames += n
         rec_s += tr_
         trk_s += tt
-        print(f"hand seed {seed}: {n} frames in {time.perf_counter() - t:.0f} s; plays {sc.plays_right}/{sc.plays} "
-              f"right, false events {sc.false_events}, races agree {sc.races_agree}/{sc.races_decidable}, "
-              f"scores equal {sc.scores_equal}", flush=True)
+        print(
+            f"hand seed {seed}: {n} frames in {time.perf_counter() - t:.0f} s; "
+            f"plays {sc.plays_right}/{sc.plays} "
+            f"right, false events {sc.false_events}, races agree {sc.races_agree}/{sc.races_decidable}, "
+            f"scores equal {sc.scores_equal}",
+            flush=True,
+        )
         if args.verbose:
             for line in sc.misses + sc.false:
                 print("   ", line)
@@ -147,27 +154,39 @@ def main() -> int:
     agree = sum(s.races_agree for s in scores)
     equal = sum(s.scores_equal for s in scores)
     print()
-    print(f"command: python bench/bench_end_to_end.py --hands {args.hands} --first-seed {args.first_seed} "
-          f"--sightings {args.sightings}" + (f" --seconds {args.seconds}" if args.seconds else ""))
-    print(f"camera: {camera.width}x{camera.height} @ {camera.fps:g} fps, {camera.shutter} shutter "
-          f"({camera.readout_ms:g} ms readout, {camera.exposure_ms:g} ms exposure); sightings: {args.sightings}")
+    print(
+        f"command: python bench/bench_end_to_end.py --hands {args.hands} --first-seed {args.first_seed} "
+        f"--sightings {args.sightings}" + (f" --seconds {args.seconds}" if args.seconds else "")
+    )
+    print(
+        f"camera: {camera.width}x{camera.height} @ {camera.fps:g} fps, {camera.shutter} shutter "
+        f"({camera.readout_ms:g} ms readout, {camera.exposure_ms:g} ms exposure); sightings: {args.sightings}"
+    )
     print(f"hands: {len(scores)}, frames: {total_frames}")
     print(f"foundation plays right (card, pile, seat): {right}/{plays} = {100 * right / max(1, plays):.2f} %")
     print(f"work-pile moves right: {moves_right}/{moves} = {100 * moves_right / max(1, moves):.2f} %")
     print(f"false events per hand: {false / max(1, len(scores)):.2f} ({false} in all)")
     if errs:
         p95 = float(np.percentile(errs, 95))
-        print(f"landing-time error: median {statistics.median(errs):.2f} ms, p95 {p95:.2f} ms, max {max(errs):.2f} ms; "
-              f"within stated err: {covered}/{len(errs)} = {100 * covered / len(errs):.1f} %")
+        print(
+            f"landing-time error: median {statistics.median(errs):.2f} ms, p95 {p95:.2f} ms, "
+            f"max {max(errs):.2f} ms; "
+            f"within stated err: {covered}/{len(errs)} = {100 * covered / len(errs):.1f} %"
+        )
     print(f"race rulings agreeing where decidable: {agree}/{dec}")
     print(f"hands with final scores equal to the truth: {equal}/{len(scores)}")
     if args.sightings == "recognizer":
-        print(f"throughput, recognizer + tracker on one thread: {total_frames / max(1e-9, rec_s + trk_s):.1f} fps "
-              f"(recognizer {1000 * rec_s / max(1, total_frames):.1f} ms/frame, tracker "
-              f"{1000 * trk_s / max(1, total_frames):.2f} ms/frame)")
+        print(
+            f"throughput, recognizer + tracker on one thread: "
+            f"{total_frames / max(1e-9, rec_s + trk_s):.1f} fps "
+            f"(recognizer {1000 * rec_s / max(1, total_frames):.1f} ms/frame, tracker "
+            f"{1000 * trk_s / max(1, total_frames):.2f} ms/frame)"
+        )
     else:
-        print(f"throughput, tracker alone: {total_frames / max(1e-9, trk_s):.0f} fps "
-              f"({1000 * trk_s / max(1, total_frames):.2f} ms/frame)")
+        print(
+            f"throughput, tracker alone: {total_frames / max(1e-9, trk_s):.0f} fps "
+            f"({1000 * trk_s / max(1, total_frames):.2f} ms/frame)"
+        )
     return 0
 
 

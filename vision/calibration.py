@@ -18,7 +18,7 @@ four corners give an exact one.
 (20.0, 20.0)
 >>> cal = Calibration.from_scale(0.5)
 >>> cal.to_table([(100.0, 50.0)])[0]
-(200.0, 100.0)
+(50.0, 25.0)
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class TableMat:
 def marker_image(marker_id: int, side_px: int) -> NDArray[np.uint8]:
     """The ArUco marker ``marker_id`` as a ``side_px`` square grey image (black border included)."""
     dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
-    img: NDArray[np.uint8] = cv2.aruco.generateImageMarker(dictionary, marker_id, side_px)
+    img = np.asarray(cv2.aruco.generateImageMarker(dictionary, marker_id, side_px), dtype=np.uint8)
     return img
 
 
@@ -115,11 +115,15 @@ class Calibration:
         """A calibration for a camera looking straight down with ``mm_per_px`` everywhere."""
         return cls(np.diag([mm_per_px, mm_per_px, 1.0]))
 
-    def to_table(self, points: Sequence[tuple[float, float]] | NDArray[np.float64]) -> list[tuple[float, float]]:
+    def to_table(
+        self, points: Sequence[tuple[float, float]] | NDArray[np.float64]
+    ) -> list[tuple[float, float]]:
         """Maps image pixels to table millimetres."""
         return _apply(self.image_to_table, _as_points(points))
 
-    def to_image(self, points: Sequence[tuple[float, float]] | NDArray[np.float64]) -> list[tuple[float, float]]:
+    def to_image(
+        self, points: Sequence[tuple[float, float]] | NDArray[np.float64]
+    ) -> list[tuple[float, float]]:
         """Maps table millimetres to image pixels."""
         return _apply(self.table_to_image, _as_points(points))
 
@@ -173,11 +177,12 @@ def calibrate(image: NDArray[np.uint8], mat: TableMat | None = None) -> Calibrat
             f"no calibration marker found (expected ArUco 4x4 ids {list(mat.marker_ids)} at the mat's "
             "corners); make sure the whole mat is in view and lit"
         )
-    h, _ = cv2.findHomography(np.array(src), np.array(dst), 0)
-    if h is None:
+    found_h, _ = cv2.findHomography(np.array(src), np.array(dst), 0)
+    if found_h is None:
         raise CalibrationError(f"markers {used} give a degenerate homography; re-aim the camera")
-    h = np.asarray(h, dtype=np.float64)
-    back = _apply(np.linalg.inv(h), np.array(dst))
+    h: NDArray[np.float64] = np.asarray(found_h, dtype=np.float64)
+    inverse: NDArray[np.float64] = np.linalg.inv(h).astype(np.float64)
+    back = _apply(inverse, np.array(dst))
     err = np.array(back) - np.array(src)
     rms = float(np.sqrt(np.mean(np.sum(err**2, axis=1))))
     return Calibration(h, rms, tuple(used))

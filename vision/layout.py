@@ -111,12 +111,16 @@ class SeatPlace:
 
 
 _PLACES_BY_COUNT: dict[int, tuple[str, ...]] = {
-    1: ("S",), 2: ("S", "N"), 3: ("S", "W", "N"), 4: ("S", "W", "N", "E"),
+    1: ("S",),
+    2: ("S", "N"),
+    3: ("S", "W", "N"),
+    4: ("S", "W", "N", "E"),
 }
 
 
-def place_seats(seats: Sequence[str], *, inset_mm: float = 235.0, width_mm: float = MAT_W_MM,
-                height_mm: float = MAT_H_MM) -> dict[str, SeatPlace]:
+def place_seats(
+    seats: Sequence[str], *, inset_mm: float = 235.0, width_mm: float = MAT_W_MM, height_mm: float = MAT_H_MM
+) -> dict[str, SeatPlace]:
     """Places up to four seats clockwise from the bottom edge; ``inset_mm`` is the distance from
     the mat's edge to the middle of each layout's first row.
 
@@ -214,7 +218,13 @@ class TableLayout:
 
 # The Nerts row, left to right as the player sees it (rules/nerts.md §3).
 NERTS_COLUMNS: tuple[tuple[str, int], ...] = (
-    ("nerts", 0), ("work", 1), ("work", 2), ("work", 3), ("work", 4), ("waste", 0), ("stock", 0),
+    ("nerts", 0),
+    ("work", 1),
+    ("work", 2),
+    ("work", 3),
+    ("work", 4),
+    ("waste", 0),
+    ("stock", 0),
 )
 NERTS_PITCH_MM = 74.0
 NERTS_FAN_MM = 21.0
@@ -272,10 +282,22 @@ class TrickLayout(TableLayout):
             n = math.hypot(vx, vy)
             tx, ty = cx + vx / n * 95.0, cy + vy / n * 95.0
             self.slots[(seat, "trick", 0)] = Slot(seat, "trick", 0, Pose(tx, ty, place.angle))
-            self.slots[(seat, "won", 0)] = Slot(seat, "won", 0, place.pose(260.0, 0.0, 90.0), )
-            self.slots[(seat, "table", 0)] = Slot(seat, "table", 0, place.pose(-120.0, 0.0),
-                                                  (place.to_table(28.0, 0.0)[0] - place.origin[0],
-                                                   place.to_table(28.0, 0.0)[1] - place.origin[1]))
+            self.slots[(seat, "won", 0)] = Slot(
+                seat,
+                "won",
+                0,
+                place.pose(260.0, 0.0, 90.0),
+            )
+            self.slots[(seat, "table", 0)] = Slot(
+                seat,
+                "table",
+                0,
+                place.pose(-120.0, 0.0),
+                (
+                    place.to_table(28.0, 0.0)[0] - place.origin[0],
+                    place.to_table(28.0, 0.0)[1] - place.origin[1],
+                ),
+            )
         self.slots[(None, "stock", 0)] = Slot(None, "stock", 0, Pose(cx - 200.0, cy, 0.0))
         self.slots[(None, "discard", 0)] = Slot(None, "discard", 0, Pose(cx + 200.0, cy, 0.0))
         self.centre_box = (cx - 300.0, cy - 180.0, cx + 300.0, cy + 180.0)

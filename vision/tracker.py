@@ -47,8 +47,16 @@ from vision.calibration import Calibration
 from vision.events import BACK, UNKNOWN, CardSighting, Frame
 from vision.layout import CARD_H_MM, NertsLayout, TableLayout
 
-__all__ = ["Observation", "Track", "Landing", "TrackerSettings", "NertsTracker", "estimate_landing",
-           "REST_PX", "MIN_ERR_NS"]
+__all__ = [
+    "Observation",
+    "Track",
+    "Landing",
+    "TrackerSettings",
+    "NertsTracker",
+    "estimate_landing",
+    "REST_PX",
+    "MIN_ERR_NS",
+]
 
 REST_PX = 1.6
 """Largest robust displacement (pixels) of a card at rest over a few frames, for cards about
@@ -183,8 +191,14 @@ def _median_box(obs: Sequence[Observation]) -> Box:
     return (b[0], b[1], b[2], b[3])
 
 
-def estimate_landing(obs: Sequence[Observation], *, rest_n: int = 3, fit_points: int = 6,
-                     window_ns: int = 300_000_000, min_px: float = 1.0) -> tuple[int, int]:
+def estimate_landing(
+    obs: Sequence[Observation],
+    *,
+    rest_n: int = 3,
+    fit_points: int = 6,
+    window_ns: int = 300_000_000,
+    min_px: float = 1.0,
+) -> tuple[int, int]:
     """Estimates when a card came to rest: ``(t_ns, err_ns)`` (see the module docstring).
 
     ``obs`` are the card's observations from its motion through its rest; the last ``rest_n``
@@ -230,12 +244,14 @@ def estimate_landing(obs: Sequence[Observation], *, rest_n: int = 3, fit_points:
     still = [togo(o) for o in rest]
     wobble = math.sqrt(sum(v * v for v in still) / len(still)) if still else 0.0
     min_px = max(min_px, 3.0 * wobble)
-    last_far = max((i for i, (_, d) in enumerate(seq[:len(moving)]) if d > min_px), default=None)
+    last_far = max((i for i, (_, d) in enumerate(seq[: len(moving)]) if d > min_px), default=None)
     if last_far is None:
         return first_rest.t_ns, max(MIN_ERR_NS, period)
     t_lo = seq[last_far][0]
     t_next = seq[last_far + 1][0] if last_far + 1 < len(seq) else t_lo + period
-    pts = [(t, math.sqrt(d)) for t, d in seq[:last_far + 1] if d > min_px and seq[last_far][0] - t <= window_ns]
+    pts = [
+        (t, math.sqrt(d)) for t, d in seq[: last_far + 1] if d > min_px and seq[last_far][0] - t <= window_ns
+    ]
     pts = pts[-fit_points:]
     fallback = (t_next + (t_next - t_lo) // 2, max(MIN_ERR_NS, (t_next - t_lo) * 3 // 2))
     if len(pts) < 2:
@@ -263,8 +279,8 @@ def estimate_landing(obs: Sequence[Observation], *, rest_n: int = 3, fit_points:
     # A prior worth two residuals keeps few points from claiming too little noise.
     chi = sum(w * (y - alpha - beta * x) ** 2 for w, x, y in zip(ws, xs, ys, strict=True))
     prior = max(PRIOR_NOISE_PX, wobble)
-    var_d = max(SIDE_NOISE_PX ** 2, (2 * prior ** 2 + chi) / (2 + max(0, k - 2)))
-    var_t = var_d / beta ** 2 * (1 / sw + (x_land - mx) ** 2 / sxx)
+    var_d = max(SIDE_NOISE_PX**2, (2 * prior**2 + chi) / (2 + max(0, k - 2)))
+    var_t = var_d / beta**2 * (1 / sw + (x_land - mx) ** 2 / sxx)
     err = int(COVERAGE * math.sqrt(var_t) * 1e9) + MODEL_ERR_NS
     if not t_lo - MIN_ERR_NS <= t_land <= t_lo + 8 * (t_next - t_lo) + 50_000_000:
         return fallback
@@ -274,8 +290,14 @@ def estimate_landing(obs: Sequence[Observation], *, rest_n: int = 3, fit_points:
 class TableTracker:
     """Follows every face-up card over frames and reports landings (game-independent)."""
 
-    def __init__(self, layout: TableLayout, calibration: Calibration, settings: TrackerSettings | None = None,
-                 *, min_score: float = 0.0) -> None:
+    def __init__(
+        self,
+        layout: TableLayout,
+        calibration: Calibration,
+        settings: TrackerSettings | None = None,
+        *,
+        min_score: float = 0.0,
+    ) -> None:
         self.layout = layout
         self.calibration = calibration
         self.settings = settings or TrackerSettings()
@@ -283,7 +305,7 @@ class TableTracker:
         self.tracks: list[Track] = []
         self._next_id = 1
         cx, cy = layout.width_mm / 2, layout.height_mm / 2
-        (ix, iy), = calibration.to_image([(cx, cy)])
+        ((ix, iy),) = calibration.to_image([(cx, cy)])
         card_px = CARD_H_MM / max(1e-6, calibration.mm_per_px_at(ix, iy))
         self.rest_px = max(1.0, REST_PX * card_px / REF_CARD_PX)
         """The rest threshold for this camera's card size."""
@@ -298,10 +320,22 @@ class TableTracker:
             return out
         centres = [s.center for s in items]
         table = self.calibration.to_table(centres)
-        for s, (cx, cy), (x, y) in zip(items, centres, table, strict=True):
+        for s, (_cx, cy), (x, y) in zip(items, centres, table, strict=True):
             t = frame.t_ns + int(round(cy * frame.row_time_ns)) + frame.exposure_ns // 2
-            out.append(Observation(s.card, s.box, s.quad is not None, x, y, t, frame.t_ns, frame.row_time_ns,
-                                   frame.exposure_ns, frame.index))
+            out.append(
+                Observation(
+                    s.card,
+                    s.box,
+                    s.quad is not None,
+                    x,
+                    y,
+                    t,
+                    frame.t_ns,
+                    frame.row_time_ns,
+                    frame.exposure_ns,
+                    frame.index,
+                )
+            )
         return out
 
     def step(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[Landing]:
@@ -442,14 +476,17 @@ class TableTracker:
             return None
         t_land, err = estimate_landing(tr.obs, rest_n=n, fit_points=s.fit_points, window_ns=s.fit_window_ns)
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
-        landing = Landing(tr.tid, tr.card, t_land, err, tr.rest_x, tr.rest_y, tr.origin, tr.origin_xy,
-                          tr.lift_t, path)
+        landing = Landing(
+            tr.tid, tr.card, t_land, err, tr.rest_x, tr.rest_y, tr.origin, tr.origin_xy, tr.lift_t, path
+        )
         tr.place = self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
         del tr.obs[:-n]
         tr.origin = None
         return landing
 
-    def place_of(self, x: float, y: float, tr: Track, landing: Landing | None = None) -> tuple[str | None, str, int]:
+    def place_of(
+        self, x: float, y: float, tr: Track, landing: Landing | None = None
+    ) -> tuple[str | None, str, int]:
         """Where a resting card lies (a layout slot, or the centre); games refine it."""
         seat = self.layout.seat_of_point(x, y)
         if seat is None:
@@ -492,8 +529,15 @@ class NertsTracker:
     ``flush`` returns the rest at the end of the video.
     """
 
-    def __init__(self, layout: NertsLayout, calibration: Calibration, settings: TrackerSettings | None = None,
-                 *, t0_ns: int = 0, min_score: float = 0.0) -> None:
+    def __init__(
+        self,
+        layout: NertsLayout,
+        calibration: Calibration,
+        settings: TrackerSettings | None = None,
+        *,
+        t0_ns: int = 0,
+        min_score: float = 0.0,
+    ) -> None:
         self.layout = layout
         self.settings = settings or TrackerSettings()
         self.table = TableTracker(layout, calibration, self.settings, min_score=min_score)
@@ -507,7 +551,9 @@ class NertsTracker:
         self.table.place_of = self._place_of  # type: ignore[method-assign]
 
     # -- places --------------------------------------------------------------------------------
-    def _place_of(self, x: float, y: float, tr: Track, landing: Landing | None = None) -> tuple[str | None, str, int]:
+    def _place_of(
+        self, x: float, y: float, tr: Track, landing: Landing | None = None
+    ) -> tuple[str | None, str, int]:
         seat = self.layout.seat_of_point(x, y)
         if seat is None:
             pile = self._pile_at(x, y)
@@ -536,12 +582,24 @@ class NertsTracker:
         """Queues an event; the cards of one block moved together make one ``move`` (§6, M6)."""
         if event.type == "move":
             for k, other in enumerate(self._pending):
-                if other.type == "move" and other.seat == event.seat and other.get("from") == event.get("from") \
-                        and other.get("to") == event.get("to") and abs(other.t_ns - event.t_ns) < 250_000_000:
+                if (
+                    other.type == "move"
+                    and other.seat == event.seat
+                    and other.get("from") == event.get("from")
+                    and other.get("to") == event.get("to")
+                    and abs(other.t_ns - event.t_ns) < 250_000_000
+                ):
                     keep = other if _rank(str(other.get("card"))) >= _rank(str(event.get("card"))) else event
-                    merged = TableEvent("move", min(other.t_ns, event.t_ns), max(other.err_ns, event.err_ns),
-                                        event.seat, dict(keep.data))
-                    self._where[id(merged)] = self._where.pop(id(other), (landing.x, landing.y, landing.track))
+                    merged = TableEvent(
+                        "move",
+                        min(other.t_ns, event.t_ns),
+                        max(other.err_ns, event.err_ns),
+                        event.seat,
+                        dict(keep.data),
+                    )
+                    self._where[id(merged)] = self._where.pop(
+                        id(other), (landing.x, landing.y, landing.track)
+                    )
                     if keep is event:
                         self._where[id(merged)] = (landing.x, landing.y, landing.track)
                     self._pending[k] = merged
@@ -573,9 +631,15 @@ class NertsTracker:
 
         mine = u(*where)
         t_abs = event.t_ns + self.t0_ns
-        below = [tr for tr in self.table.tracks if tr.resting and tr.place == dest
-                 and abs(tr.rest_since - t_abs) < 400_000_000 and u(tr.rest_x, tr.rest_y) < mine - 0.5
-                 and _rank(tr.card) > _rank(str(event.get("card")))]
+        below = [
+            tr
+            for tr in self.table.tracks
+            if tr.resting
+            and tr.place == dest
+            and abs(tr.rest_since - t_abs) < 400_000_000
+            and u(tr.rest_x, tr.rest_y) < mine - 0.5
+            and _rank(tr.card) > _rank(str(event.get("card")))
+        ]
         if not below:
             return event
         bottom = min(below, key=lambda tr: u(tr.rest_x, tr.rest_y))
@@ -597,8 +661,9 @@ class NertsTracker:
             e = self._block_bottom(e) if e.type == "move" else e
             # The log never goes back in time: a late-judged landing keeps its order by a nanosecond.
             if e.t_ns < self._released_t:
-                e = TableEvent(e.type, self._released_t, e.err_ns + (self._released_t - e.t_ns), e.seat,
-                               e.data)
+                e = TableEvent(
+                    e.type, self._released_t, e.err_ns + (self._released_t - e.t_ns), e.seat, e.data
+                )
             self._released_t = e.t_ns
             out.append(e)
         return out
@@ -695,7 +760,7 @@ class NertsTracker:
             if tr.tid == landing.track or landing.t_ns - tr.last.t_ns > 300_000_000:
                 continue
             cx, cy = _centre(tr.last.box)
-            (tx, ty), = cal.to_table([(cx, cy)])
+            ((tx, ty),) = cal.to_table([(cx, cy)])
             if self.table.place_of(tx, ty, tr) == dest:
                 others.append(far(tr.last.box))
         return bool(others) and mine < min(others) - 0.5 * fn

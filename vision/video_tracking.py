@@ -34,8 +34,16 @@ from vision.events import CardSighting, Frame
 from vision.layout import NertsLayout
 from vision.tracker import NertsTracker
 
-__all__ = ["VideoError", "VideoInfo", "open_video", "find_calibration", "track_frames", "TrackResult",
-           "Recognize", "read_table_file"]
+__all__ = [
+    "VideoError",
+    "VideoInfo",
+    "open_video",
+    "find_calibration",
+    "track_frames",
+    "TrackResult",
+    "Recognize",
+    "read_table_file",
+]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
@@ -68,8 +76,14 @@ def read_table_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def open_video(path: Path, *, times_file: Path | None = None, fps: float | None = None,
-               readout_ms: float = 0.0, exposure_ms: float = 0.0) -> tuple[VideoInfo, Iterator[Frame]]:
+def open_video(
+    path: Path,
+    *,
+    times_file: Path | None = None,
+    fps: float | None = None,
+    readout_ms: float = 0.0,
+    exposure_ms: float = 0.0,
+) -> tuple[VideoInfo, Iterator[Frame]]:
     """Opens a video file or a folder of images; returns its description and its frames.
 
     Raises VideoError (missing, unreadable, empty, or its frame-times file does not match).
@@ -86,16 +100,19 @@ def open_video(path: Path, *, times_file: Path | None = None, fps: float | None 
         if not images:
             videos = sorted(p for p in path.iterdir() if p.suffix.lower() in (".mp4", ".avi", ".mkv", ".mov"))
             if videos:
-                return open_video(videos[0], times_file=times_file, fps=fps, readout_ms=readout_ms,
-                                  exposure_ms=exposure_ms)
+                return open_video(
+                    videos[0], times_file=times_file, fps=fps, readout_ms=readout_ms, exposure_ms=exposure_ms
+                )
             raise VideoError(f"{path}: the folder holds no video and no .png/.jpg frames")
         count = len(images)
         rate = fps or 30.0
     else:
         cap = cv2.VideoCapture(str(path))
         if not cap.isOpened():
-            raise VideoError(f"{path}: cannot be read as a video (OpenCV could not open it); "
-                             "use an .mp4/.avi file or a folder of .png/.jpg frames")
+            raise VideoError(
+                f"{path}: cannot be read as a video (OpenCV could not open it); "
+                "use an .mp4/.avi file or a folder of .png/.jpg frames"
+            )
         count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
         rate = fps or float(cap.get(cv2.CAP_PROP_FPS)) or 30.0
         cap.release()
@@ -128,7 +145,7 @@ def open_video(path: Path, *, times_file: Path | None = None, fps: float | None 
                 img = cv2.imread(str(p), cv2.IMREAD_COLOR)
                 if img is None:
                     raise VideoError(f"{p}: cannot be read as an image")
-                yield stamp(k, img)
+                yield stamp(k, np.asarray(img, dtype=np.uint8))
             return
         cap = cv2.VideoCapture(str(path))
         k = 0
@@ -137,7 +154,7 @@ def open_video(path: Path, *, times_file: Path | None = None, fps: float | None 
                 ok, img = cap.read()
                 if not ok:
                     break
-                yield stamp(k, img)
+                yield stamp(k, np.asarray(img, dtype=np.uint8))
                 k += 1
         finally:
             cap.release()
@@ -160,8 +177,10 @@ def find_calibration(frames: Sequence[Frame], mat: TableMat) -> Calibration:
         if best is None or len(cal.markers) > len(best.markers):
             best = cal
     if best is None:
-        raise VideoError(f"no calibration markers seen in the first {len(frames)} frames (ArUco 4x4 ids 0-3 at "
-                         "the mat's corners); film the whole mat, or print one with its markers")
+        raise VideoError(
+            f"no calibration markers seen in the first {len(frames)} frames (ArUco 4x4 ids 0-3 at "
+            "the mat's corners); film the whole mat, or print one with its markers"
+        )
     return best
 
 
@@ -176,18 +195,29 @@ class TrackResult:
     tracker: NertsTracker
 
 
-def track_frames(frames: Iterator[Frame], recognizer: Recognize, *, game: str, seats: Sequence[str],
-                 mat: TableMat | None = None, calibration: Calibration | None = None, t0_ns: int = 0,
-                 progress: Callable[[int], None] | None = None) -> TrackResult:
+def track_frames(
+    frames: Iterator[Frame],
+    recognizer: Recognize,
+    *,
+    game: str,
+    seats: Sequence[str],
+    mat: TableMat | None = None,
+    calibration: Calibration | None = None,
+    t0_ns: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> TrackResult:
     """Runs recognizer and tracker over frames and returns the table log.
 
     The log's times count from ``t0_ns`` (a recording's frame times start at its session's
-    start, so 0; a live camera's start at the session's monotonic time). Raises VideoError when the video shows no
+    start, so 0; a live camera's start at the session's monotonic time).
+    Raises VideoError when the video shows no
     calibration markers or the game has no tracker.
     """
     if game not in ("nerts", "nertz"):
-        raise VideoError(f"the tracker follows Nerts tables only (got {game!r}); the other games are logged "
-                         "from the kiosk's buttons and screens")
+        raise VideoError(
+            f"the tracker follows Nerts tables only (got {game!r}); the other games are logged "
+            "from the kiosk's buttons and screens"
+        )
     mat = mat or TableMat()
     layout = NertsLayout(list(seats))
     head: list[Frame] = []

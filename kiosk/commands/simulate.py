@@ -26,20 +26,36 @@ def register(sub: Any) -> None:
         "shutter, and writes the video, its frame times and the ground-truth table log into DIR.",
     )
     p.add_argument("game", help=f"the game to simulate ({', '.join(SIMULATED_GAMES)})")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal, the bots and the rendering (default 0)")
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of the deal, the bots and the rendering (default 0)"
+    )
     p.add_argument("--out", required=True, help="output folder (created if needed)")
-    p.add_argument("--seats", default="Ana,Ben,Cal,Dee", help="seat names in table order, 2-4 (default %(default)s)")
+    p.add_argument(
+        "--seats", default="Ana,Ben,Cal,Dee", help="seat names in table order, 2-4 (default %(default)s)"
+    )
     p.add_argument("--fps", type=float, default=60.0, help="frame rate (default 60)")
     p.add_argument("--resolution", default="1280x720", help="WIDTHxHEIGHT (default 1280x720)")
     p.add_argument("--shutter", choices=("rolling", "global"), default="rolling", help="default rolling")
     p.add_argument("--readout-ms", type=float, default=12.0, help="rolling-shutter readout time (default 12)")
     p.add_argument("--exposure-ms", type=float, default=4.0, help="exposure time (default 4)")
-    p.add_argument("--format", choices=("mp4", "avi", "png", "jpg"), default="mp4",
-                   help="mp4 (MPEG-4), avi (Motion-JPEG), or a png/jpg image sequence (default mp4)")
-    p.add_argument("--seconds", type=float, default=None, help="stop after this many seconds (default: the hand)")
-    p.add_argument("--designs", choices=("heldout", "train"), default="heldout",
-                   help="card designs: held out of the recognizer's training (default) or trained on")
-    p.add_argument("--surface", choices=("felt", "wood", "cloth"), default="felt", help="the mat (default felt)")
+    p.add_argument(
+        "--format",
+        choices=("mp4", "avi", "png", "jpg"),
+        default="mp4",
+        help="mp4 (MPEG-4), avi (Motion-JPEG), or a png/jpg image sequence (default mp4)",
+    )
+    p.add_argument(
+        "--seconds", type=float, default=None, help="stop after this many seconds (default: the hand)"
+    )
+    p.add_argument(
+        "--designs",
+        choices=("heldout", "train"),
+        default="heldout",
+        help="card designs: held out of the recognizer's training (default) or trained on",
+    )
+    p.add_argument(
+        "--surface", choices=("felt", "wood", "cloth"), default="felt", help="the mat (default felt)"
+    )
     p.set_defaults(func=run)
 
 
@@ -69,8 +85,14 @@ def run(args: argparse.Namespace) -> int:
     from vision.simulator.render import TableRenderer
 
     try:
-        camera = CameraModel(width=int(m.group(1)), height=int(m.group(2)), fps=args.fps, shutter=args.shutter,
-                             readout_ms=args.readout_ms, exposure_ms=args.exposure_ms)
+        camera = CameraModel(
+            width=int(m.group(1)),
+            height=int(m.group(2)),
+            fps=args.fps,
+            shutter=args.shutter,
+            readout_ms=args.readout_ms,
+            exposure_ms=args.exposure_ms,
+        )
     except ValueError as exc:
         return _fail(str(exc))
     sim = simulate_nerts(args.seed, seats=seats, split=args.designs)
@@ -80,8 +102,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"\r{n}/{total} frames", end="", file=sys.stderr, flush=True)
 
     try:
-        files = write_simulation(out, sim.scene, renderer, game=game, truth=ground_truth_log(sim), fmt=args.format,
-                                 seconds=args.seconds, seed=args.seed, progress=progress)
+        files = write_simulation(
+            out,
+            sim.scene,
+            renderer,
+            game=game,
+            truth=ground_truth_log(sim),
+            fmt=args.format,
+            seconds=args.seconds,
+            seed=args.seed,
+            progress=progress,
+        )
     except OSError as exc:
         return _fail(str(exc))
     print(file=sys.stderr)

@@ -24,13 +24,24 @@ def register(sub: Any) -> None:
     p.add_argument("video", help="a video file, or a folder of .png/.jpg frames or with a video in it")
     p.add_argument("--out", required=True, help="the table log to write (.jsonl)")
     p.add_argument("--game", default=None, help="the game (default: from table.json, else nerts)")
-    p.add_argument("--seats", default=None, help="seat names in table order, clockwise from the bottom edge "
-                   "(default: from table.json, else South,West,North,East)")
-    p.add_argument("--timestamps", default=None, help="frames.jsonl with each frame's sensor time "
-                   "(default: the one beside the video)")
+    p.add_argument(
+        "--seats",
+        default=None,
+        help="seat names in table order, clockwise from the bottom edge "
+        "(default: from table.json, else South,West,North,East)",
+    )
+    p.add_argument(
+        "--timestamps",
+        default=None,
+        help="frames.jsonl with each frame's sensor time (default: the one beside the video)",
+    )
     p.add_argument("--fps", type=float, default=None, help="frame rate when there are no frame times")
-    p.add_argument("--readout-ms", type=float, default=0.0,
-                   help="rolling-shutter readout time when there are no frame times (default 0: global)")
+    p.add_argument(
+        "--readout-ms",
+        type=float,
+        default=0.0,
+        help="rolling-shutter readout time when there are no frame times (default 0: global)",
+    )
     p.add_argument("--model-dir", default=None, help="recognizer model folder (default: the shipped model)")
     p.set_defaults(func=run)
 
@@ -53,16 +64,31 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.exists():
         return _fail(f"--out: folder {out.parent} does not exist")
     try:
-        info, frames = open_video(video, times_file=Path(args.timestamps) if args.timestamps else None,
-                                  fps=args.fps, readout_ms=args.readout_ms)
+        info, frames = open_video(
+            video,
+            times_file=Path(args.timestamps) if args.timestamps else None,
+            fps=args.fps,
+            readout_ms=args.readout_ms,
+        )
         game = args.game or str(info.table.get("game", "nerts"))
-        seats = [s.strip() for s in args.seats.split(",")] if args.seats else \
-            list(info.table.get("seats", ["South", "West", "North", "East"]))
+        seats = (
+            [s.strip() for s in args.seats.split(",")]
+            if args.seats
+            else list(info.table.get("seats", ["South", "West", "North", "East"]))
+        )
         if not 2 <= len(seats) <= 4 or len(set(seats)) != len(seats) or not all(seats):
             return _fail(f"--seats needs 2 to 4 different names, got {seats}")
         mat_d = info.table.get("mat", {})
-        mat = TableMat(**{k: float(v) for k, v in mat_d.items() if k in ("width_mm", "height_mm", "marker_mm",
-                                                                          "inset_mm")})
+        dims = {
+            k: float(v) for k, v in mat_d.items() if k in ("width_mm", "height_mm", "marker_mm", "inset_mm")
+        }
+        default = TableMat()
+        mat = TableMat(
+            dims.get("width_mm", default.width_mm),
+            dims.get("height_mm", default.height_mm),
+            dims.get("marker_mm", default.marker_mm),
+            dims.get("inset_mm", default.inset_mm),
+        )
         from vision.recognizer import Recognizer
 
         recognizer = Recognizer.load(args.model_dir)
@@ -80,7 +106,10 @@ def run(args: argparse.Namespace) -> int:
     plays = sum(1 for e in result.events if e.type == "foundation_play")
     moves = sum(1 for e in result.events if e.type == "move")
     print(f"{result.frames} frames: {plays} foundation plays, {moves} moves -> {out}")
-    print(f"recognizer {1000 * result.seconds_recognize / n:.1f} ms/frame, tracker "
-          f"{1000 * result.seconds_track / n:.2f} ms/frame; calibration from markers {list(result.calibration.markers)} "
-          f"(rms {result.calibration.rms_px:.2f} px)")
+    print(
+        f"recognizer {1000 * result.seconds_recognize / n:.1f} ms/frame, tracker "
+        f"{1000 * result.seconds_track / n:.2f} ms/frame; calibration from markers "
+        f"{list(result.calibration.markers)} "
+        f"(rms {result.calibration.rms_px:.2f} px)"
+    )
     return 0

@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from vision.calibration import Calibration, CalibrationError, TableMat, calibrate
 from vision.layout import CARD_H_MM, NertsLayout, Pose, layout_for, place_seats
@@ -14,13 +15,15 @@ from vision.simulator.render import TableRenderer
 
 
 @pytest.fixture(scope="module")
-def small_frame() -> tuple[CameraModel, np.ndarray]:
+def small_frame() -> tuple[CameraModel, NDArray[np.uint8]]:
     cam = CameraModel(width=1280, height=720)
     renderer = TableRenderer(cam, rng=random.Random(4))
     return cam, renderer.effects.add_noise(renderer.effects.light(renderer.background.copy()))
 
 
-def test_calibration_recovers_the_cameras_homography(small_frame: tuple[CameraModel, np.ndarray]) -> None:
+def test_calibration_recovers_the_cameras_homography(
+    small_frame: tuple[CameraModel, NDArray[np.uint8]],
+) -> None:
     cam, image = small_frame
     cal = calibrate(image)
     assert cal.markers == (0, 1, 2, 3)
@@ -40,7 +43,7 @@ def test_calibration_without_markers_names_the_problem() -> None:
 
 def test_calibration_round_trip() -> None:
     cal = Calibration.from_scale(0.8)
-    (x, y), = cal.to_image(cal.to_table([(12.5, 40.0)]))
+    ((x, y),) = cal.to_image(cal.to_table([(12.5, 40.0)]))
     assert (round(x, 6), round(y, 6)) == (12.5, 40.0)
 
 

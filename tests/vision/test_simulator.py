@@ -14,7 +14,7 @@ from kiosk.games.nerts_referee import NertsReferee
 from kiosk.tablelog import read_table_log
 from vision.events import BACK
 from vision.simulator.camera import CameraModel
-from vision.simulator.nerts import ground_truth_log, seat_designs, simulate_nerts
+from vision.simulator.nerts import NertsSimulation, ground_truth_log, seat_designs, simulate_nerts
 from vision.simulator.output import live_frames, read_frame_times, write_simulation
 from vision.simulator.render import TableRenderer
 
@@ -22,7 +22,7 @@ SEATS = ["Ana", "Ben", "Cal", "Dee"]
 
 
 @pytest.fixture(scope="module")
-def sim():  # type: ignore[no-untyped-def]
+def sim() -> NertsSimulation:
     return simulate_nerts(2, seats=SEATS)
 
 
@@ -33,7 +33,7 @@ def test_designs_are_held_out_and_backs_differ() -> None:
     assert len(backs) == 4
 
 
-def test_piles_at_the_end_are_the_referees_layouts(sim) -> None:  # type: ignore[no-untyped-def]
+def test_piles_at_the_end_are_the_referees_layouts(sim: NertsSimulation) -> None:
     """Every flight lands where the referee says the card is: the picture never disagrees with the log."""
     cam = CameraModel(width=320, height=180)
     sim.scene.reset()
@@ -59,7 +59,7 @@ def test_piles_at_the_end_are_the_referees_layouts(sim) -> None:  # type: ignore
     assert on_foundations == sum(len(p.cards) for p in ref.hand.order)
 
 
-def test_frames_show_the_dealt_table_with_real_timing(sim) -> None:  # type: ignore[no-untyped-def]
+def test_frames_show_the_dealt_table_with_real_timing(sim: NertsSimulation) -> None:
     cam = CameraModel(width=640, height=360)
     renderer = TableRenderer(cam, rng=random.Random(1))
     frames = []
@@ -78,7 +78,7 @@ def test_frames_show_the_dealt_table_with_real_timing(sim) -> None:  # type: ign
     assert sum(1 for s in seen if s.card == BACK) >= 4
 
 
-def test_moving_cards_are_skewed_by_the_rolling_shutter(sim) -> None:  # type: ignore[no-untyped-def]
+def test_moving_cards_are_skewed_by_the_rolling_shutter(sim: NertsSimulation) -> None:
     flight = next(f for f in sim.scene.flights if f.move is not None and f.dest[1] == "foundation")
     t = (flight.t_lift_ns + flight.t_land_ns) // 2
     rolling = CameraModel(width=640, height=360, shutter="rolling")
@@ -93,10 +93,17 @@ def test_moving_cards_are_skewed_by_the_rolling_shutter(sim) -> None:  # type: i
     assert np.abs(images[0] - images[1]).mean() > 0.05
 
 
-def test_written_simulation_reads_back(tmp_path: Path, sim) -> None:  # type: ignore[no-untyped-def]
+def test_written_simulation_reads_back(tmp_path: Path, sim: NertsSimulation) -> None:
     cam = CameraModel(width=320, height=180, fps=30.0)
-    files = write_simulation(tmp_path, sim.scene, TableRenderer(cam, rng=random.Random(1)), game="nerts",
-                             truth=ground_truth_log(sim), fmt="png", seconds=0.3)
+    files = write_simulation(
+        tmp_path,
+        sim.scene,
+        TableRenderer(cam, rng=random.Random(1)),
+        game="nerts",
+        truth=ground_truth_log(sim),
+        fmt="png",
+        seconds=0.3,
+    )
     assert files.count == len(list((tmp_path / "frames").glob("*.png"))) >= 9
     times = read_frame_times(files.frames)
     assert len(times) == files.count and times[0][1] == round(12e6 / 180)
@@ -106,7 +113,7 @@ def test_written_simulation_reads_back(tmp_path: Path, sim) -> None:  # type: ig
     assert header.game == "nerts" and events[0].type == "hand_start" and "deal" in events[0].data
 
 
-def test_live_frames_are_stamped_on_the_host_clock(sim) -> None:  # type: ignore[no-untyped-def]
+def test_live_frames_are_stamped_on_the_host_clock(sim: NertsSimulation) -> None:
     now = [5_000_000_000]
     slept: list[float] = []
 

@@ -9,15 +9,16 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
-from kiosk.games.referee import TableEvent
+from kiosk.games.referee import LogHeader, TableEvent
 from kiosk.replay import replay_events
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
 from vision.layout import NertsLayout
 from vision.simulator.camera import CameraModel
 from vision.simulator.evaluate import merged_log, score_hand
-from vision.simulator.nerts import ground_truth_log, simulate_nerts
+from vision.simulator.nerts import NertsSimulation, ground_truth_log, simulate_nerts
 from vision.simulator.noise import perturb
 from vision.simulator.render import TableRenderer
 from vision.tracker import MIN_ERR_NS, NertsTracker, Observation, estimate_landing, robust_shift
@@ -25,8 +26,15 @@ from vision.tracker import MIN_ERR_NS, NertsTracker, Observation, estimate_landi
 SEATS = ["Ana", "Ben", "Cal", "Dee"]
 
 
-def _decelerating(t_land: int, *, fps: float = 60.0, row_time: int = 16_667, phase: float = 0.37,
-                  noise: float = 0.0, seed: int = 0) -> list[Observation]:
+def _decelerating(
+    t_land: int,
+    *,
+    fps: float = 60.0,
+    row_time: int = 16_667,
+    phase: float = 0.37,
+    noise: float = 0.0,
+    seed: int = 0,
+) -> list[Observation]:
     """A card sliding left to right to a stop at x=200 px under constant deceleration, filmed row by row."""
     rng = random.Random(seed)
     obs = []
@@ -81,10 +89,16 @@ def test_a_card_that_never_moves_makes_no_event() -> None:
     assert events == []
 
 
-def _run(sim, cam: CameraModel, seconds: float, faults: dict[str, float] | None,  # type: ignore[no-untyped-def]
-         seed: int = 7) -> tuple[list[TableEvent], NertsTracker]:
+def _run(
+    sim: NertsSimulation,
+    cam: CameraModel,
+    seconds: float,
+    faults: dict[str, float] | None,
+    seed: int = 7,
+) -> tuple[list[TableEvent], NertsTracker]:
     renderer = TableRenderer(cam, rng=random.Random(1))
-    cal = Calibration(np.linalg.inv(cam.table_to_image))
+    inverse: NDArray[np.float64] = np.linalg.inv(cam.table_to_image).astype(np.float64)
+    cal = Calibration(inverse)
     tracker = NertsTracker(sim.layout, cal)
     rng = random.Random(seed)
     events: list[TableEvent] = []
@@ -96,19 +110,21 @@ def _run(sim, cam: CameraModel, seconds: float, faults: dict[str, float] | None,
         s = sim.scene.ground_truth_sightings(renderer, timing)
         if faults is not None:
             s = perturb(s, rng, **faults)
-        events += tracker.feed(Frame(None, timing.t_ns, timing.index, timing.row_time_ns, timing.exposure_ns), s)
+        events += tracker.feed(
+            Frame(None, timing.t_ns, timing.index, timing.row_time_ns, timing.exposure_ns), s
+        )
     events += tracker.flush()
     return events, tracker
 
 
-def _truth_until(sim, seconds: float) -> tuple[object, list[TableEvent]]:  # type: ignore[no-untyped-def]
+def _truth_until(sim: NertsSimulation, seconds: float) -> tuple[LogHeader, list[TableEvent]]:
     header, truth = ground_truth_log(sim)
     cut = int((seconds - 0.6) * 1e9)
     return header, [e for e in truth if e.t_ns <= cut and e.type not in ("count", "hand_end")]
 
 
 @pytest.fixture(scope="module")
-def sim():  # type: ignore[no-untyped-def]
+def sim() -> NertsSimulation:
     return simulate_nerts(2, seats=SEATS)
 
 
@@ -116,24 +132,28 @@ def _plays_in(events: Sequence[TableEvent], cut_s: float) -> list[TableEvent]:
     return [e for e in events if e.type == "foundation_play" and e.t_ns <= cut_s * 1e9]
 
 
-def test_foundation_plays_with_seat_pile_and_time(sim) -> None:  # type: ignore[no-untyped-def]
+def test_foundation_plays_with_seat_pile_and_time(sim: NertsSimulation) -> None:
     cam = CameraModel(width=640, height=360)
     events, tracker = _run(sim, cam, 7.0, {"jitter_px": 0.3, "drop": 0.05, "misread": 0.0})
     header, truth = _truth_until(sim, 7.0)
     true_plays = _plays_in(truth, 6.4)
     assert len(true_plays) >= 5
-    sc = score_hand(header, truth, [e for e in events if e.t_ns <= 6.4e9],  # type: ignore[arg-type]
-                    {p.pid: (p.x, p.y) for p in tracker.piles})
+    sc = score_hand(
+        header,
+        truth,
+        [e for e in events if e.t_ns <= 6.4e9],
+        {p.pid: (p.x, p.y) for p in tracker.piles},
+    )
     assert sc.plays_right == sc.plays
     assert sc.false_events == 0
     errs = sorted(abs(e) for e in sc.landing_errors_ns)
     assert errs[len(errs) // 2] < 3_000_000
     # Every event is well formed for the referee, in time order.
-    replay_events(header, merged_log(truth, events))  # type: ignore[arg-type]
+    replay_events(header, merged_log(truth, events))
     assert all(b.t_ns >= a.t_ns for a, b in zip(events, events[1:], strict=False))
 
 
-def test_misreads_and_flicker_make_no_false_events(sim) -> None:  # type: ignore[no-untyped-def]
+def test_misreads_and_flicker_make_no_false_events(sim: NertsSimulation) -> None:
     cam = CameraModel(width=640, height=360, fps=60.0)
     events, _ = _run(sim, cam, 5.0, {"jitter_px": 0.4, "drop": 0.15, "misread": 0.01}, seed=11)
     header, truth = _truth_until(sim, 5.0)
@@ -145,13 +165,18 @@ def test_misreads_and_flicker_make_no_false_events(sim) -> None:  # type: ignore
     assert len(tracked & expected) >= 0.8 * len(expected)
 
 
-def test_attribution_comes_from_the_seat_the_card_left(sim) -> None:  # type: ignore[no-untyped-def]
+def test_attribution_comes_from_the_seat_the_card_left(sim: NertsSimulation) -> None:
     cam = CameraModel(width=640, height=360, shutter="global")
     events, _ = _run(sim, cam, 6.0, None)
     header, truth = _truth_until(sim, 6.0)
     for e in _plays_in(events, 5.4):
-        match = [t for t in truth if t.type == "foundation_play" and t.get("card") == e.get("card")
-                 and abs(t.t_ns - e.t_ns) < 50_000_000]
+        match = [
+            t
+            for t in truth
+            if t.type == "foundation_play"
+            and t.get("card") == e.get("card")
+            and abs(t.t_ns - e.t_ns) < 50_000_000
+        ]
         assert [t.seat for t in match] == [e.seat]
         assert match[0].get("from") == e.get("from")
         assert math.isclose(e.t_ns, match[0].t_ns, abs_tol=max(e.err_ns, 3_000_000))

@@ -109,7 +109,8 @@ class CameraModel:
         plane = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, self.height_mm]])
         k = np.array([[f, 0.0, self.width / 2], [0.0, f, self.height / 2], [0.0, 0.0, 1.0]])
         m: NDArray[np.float64] = k @ r @ plane
-        return m / m[2, 2]
+        out: NDArray[np.float64] = m / m[2, 2]
+        return out
 
     def _fit_projection(self) -> NDArray[np.float64]:
         w, h = self.mat_mm
@@ -120,8 +121,10 @@ class CameraModel:
             p = m @ corners
             u, v = p[0] / p[2], p[1] / p[2]
             # Largest excursion from the image centre relative to the allowed half-size.
-            ex = max(np.max(np.abs(u - self.width / 2)) / (self.width / 2 * (1 - self.margin)),
-                     np.max(np.abs(v - self.height / 2)) / (self.height / 2 * (1 - self.margin)))
+            ex = max(
+                np.max(np.abs(u - self.width / 2)) / (self.width / 2 * (1 - self.margin)),
+                np.max(np.abs(v - self.height / 2)) / (self.height / 2 * (1 - self.margin)),
+            )
             if abs(ex - 1.0) < 1e-4:
                 break
             f /= ex
@@ -159,8 +162,9 @@ class CameraModel:
                 index += 1
                 continue
             jitter = int(round(rng.gauss(0.0, self.jitter_us * 1000)))
-            yield FrameTiming(index, start_ns + int(round(index * period)) + jitter, self.row_time_ns,
-                              self.exposure_ns)
+            yield FrameTiming(
+                index, start_ns + int(round(index * period)) + jitter, self.row_time_ns, self.exposure_ns
+            )
             index += 1
 
 
@@ -179,7 +183,7 @@ class SensorEffects:
 
     def __post_init__(self) -> None:
         r = self.rng
-        yy, xx = np.mgrid[0:self.height, 0:self.width].astype(np.float32)
+        yy, xx = np.mgrid[0 : self.height, 0 : self.width].astype(np.float32)
         nx, ny = xx / self.width - 0.5, yy / self.height - 0.5
         vignette = 1.0 - 0.35 * (nx**2 + ny**2) * 2.0
         lamp_x, lamp_y = r.uniform(-0.4, 0.4), r.uniform(-0.4, 0.4)
@@ -197,7 +201,7 @@ class SensorEffects:
     def light(self, image: NDArray[np.uint8], y0: int = 0, x0: int = 0) -> NDArray[np.uint8]:
         """Applies the light field to an image or to a patch whose top-left is (x0, y0)."""
         h, w = image.shape[:2]
-        g = self.gain[y0:y0 + h, x0:x0 + w]
+        g = self.gain[y0 : y0 + h, x0 : x0 + w]
         out: NDArray[np.uint8] = np.clip(image.astype(np.float32) * g, 0, 255).astype(np.uint8)
         return out
 

@@ -59,8 +59,11 @@ class HandScore:
 def merged_log(truth: Sequence[TableEvent], tracked: Sequence[TableEvent]) -> list[TableEvent]:
     """The tracker's events with the truth's button events, in time order."""
     # A hand_start with the deal would make the referee track every layout: a camera does not see the deal.
-    buttons = [TableEvent(e.type, e.t_ns, e.err_ns, e.seat, {} if e.type == "hand_start" else e.data)
-               for e in truth if e.type in BUTTON_EVENTS]
+    buttons = [
+        TableEvent(e.type, e.t_ns, e.err_ns, e.seat, {} if e.type == "hand_start" else e.data)
+        for e in truth
+        if e.type in BUTTON_EVENTS
+    ]
     out = sorted(list(tracked) + buttons, key=lambda e: (e.t_ns, e.type == "hand_end"))
     return out
 
@@ -70,8 +73,14 @@ def _pile_xy(meta: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
     return {str(k): (float(v[0]), float(v[1])) for k, v in piles.items()}
 
 
-def score_hand(header: LogHeader, truth: Sequence[TableEvent], tracked: Sequence[TableEvent],
-               tracked_piles: Mapping[str, tuple[float, float]], *, tie_window_ms: int = 30) -> HandScore:
+def score_hand(
+    header: LogHeader,
+    truth: Sequence[TableEvent],
+    tracked: Sequence[TableEvent],
+    tracked_piles: Mapping[str, tuple[float, float]],
+    *,
+    tie_window_ms: int = 30,
+) -> HandScore:
     """Compares a tracked log with the ground truth of the same hand."""
     sc = HandScore()
     true_xy = _pile_xy(header.meta)
@@ -103,8 +112,9 @@ def score_hand(header: LogHeader, truth: Sequence[TableEvent], tracked: Sequence
             if abs(dt) <= k.err_ns:
                 sc.covered += 1
         else:
-            sc.misses.append(f"wrong {e.seat} {e.get('card')} on {e.get('pile')}: tracked {k.seat} on "
-                             f"{k.get('pile')}")
+            sc.misses.append(
+                f"wrong {e.seat} {e.get('card')} on {e.get('pile')}: tracked {k.seat} on {k.get('pile')}"
+            )
     for i, k in enumerate(k_plays):
         if i not in used:
             sc.false_events += 1
@@ -117,16 +127,21 @@ def score_hand(header: LogHeader, truth: Sequence[TableEvent], tracked: Sequence
         for i, k in enumerate(k_moves):
             if i in used_m or abs(k.t_ns - e.t_ns) > MATCH_NS:
                 continue
-            if (k.seat, k.get("card"), k.get("from"), k.get("to")) == (e.seat, e.get("card"), e.get("from"),
-                                                                       e.get("to")):
+            if (k.seat, k.get("card"), k.get("from"), k.get("to")) == (
+                e.seat,
+                e.get("card"),
+                e.get("from"),
+                e.get("to"),
+            ):
                 used_m.add(i)
                 sc.moves_right += 1
                 break
     for i, k in enumerate(k_moves):
         if i not in used_m:
             sc.false_events += 1
-            sc.false.append(f"false move {k.seat} {k.get('card')} {k.get('from')}>{k.get('to')} "
-                            f"at {k.t_ns / 1e9:.3f}")
+            sc.false.append(
+                f"false move {k.seat} {k.get('card')} {k.get('from')}>{k.get('to')} at {k.t_ns / 1e9:.3f}"
+            )
     # Referee both logs.
     true_rep = replay_events(header, truth)
     merged = merged_log(truth, tracked)
@@ -139,8 +154,14 @@ def score_hand(header: LogHeader, truth: Sequence[TableEvent], tracked: Sequence
     return sc
 
 
-def _compare_races(sc: HandScore, true_rulings: Sequence[Any], tracked_rulings: Sequence[Any],
-                   t_plays: Sequence[TableEvent], k_plays: Sequence[TableEvent], window_ms: int) -> None:
+def _compare_races(
+    sc: HandScore,
+    true_rulings: Sequence[Any],
+    tracked_rulings: Sequence[Any],
+    t_plays: Sequence[TableEvent],
+    k_plays: Sequence[TableEvent],
+    window_ms: int,
+) -> None:
     window = window_ms * 1_000_000
     for r in true_rulings:
         if r.kind not in ("race", "tie"):
@@ -151,22 +172,34 @@ def _compare_races(sc: HandScore, true_rulings: Sequence[Any], tracked_rulings: 
         later = next((e for e in t_plays if e.t_ns == r.t_ns and e.seat in seats), None)
         if later is None:
             continue
-        earlier = [e for e in t_plays if e.get("card") == later.get("card") and e.get("pile") == later.get("pile")
-                   and e.t_ns <= later.t_ns and e is not later]
+        earlier = [
+            e
+            for e in t_plays
+            if e.get("card") == later.get("card")
+            and e.get("pile") == later.get("pile")
+            and e.t_ns <= later.t_ns
+            and e is not later
+        ]
         if not earlier:
             continue
         first = earlier[-1]
         gap = later.t_ns - first.t_ns
-        errs = [k.err_ns for k in k_plays for e in (first, later)
-                if k.get("card") == e.get("card") and k.seat == e.seat and abs(k.t_ns - e.t_ns) <= MATCH_NS]
+        errs = [
+            k.err_ns
+            for k in k_plays
+            for e in (first, later)
+            if k.get("card") == e.get("card") and k.seat == e.seat and abs(k.t_ns - e.t_ns) <= MATCH_NS
+        ]
         margin = sum(errs) if len(errs) == 2 else None
         if margin is None:
             continue
         if abs(gap - window) <= margin:
             continue
         sc.races_decidable += 1
-        agree = any(q.kind == r.kind and set(q.seats) == seats and abs(q.t_ns - r.t_ns) <= MATCH_NS
-                    for q in tracked_rulings)
+        agree = any(
+            q.kind == r.kind and set(q.seats) == seats and abs(q.t_ns - r.t_ns) <= MATCH_NS
+            for q in tracked_rulings
+        )
         if agree:
             sc.races_agree += 1
         else:

@@ -26,6 +26,7 @@ import random
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.layout import CARD_H_MM, Pose
 
@@ -172,8 +173,13 @@ class ArmTrack:
     REACH_NS = 170_000_000
     RETREAT_NS = 230_000_000
 
-    def __init__(self, shoulder: tuple[float, float], rest: tuple[float, float], flights: list[Flight],
-                 rng: random.Random) -> None:
+    def __init__(
+        self,
+        shoulder: tuple[float, float],
+        rest: tuple[float, float],
+        flights: list[Flight],
+        rng: random.Random,
+    ) -> None:
         self.shoulder = shoulder
         self.rest = rest
         self.flights = sorted(flights, key=lambda f: f.t_lift_ns)
@@ -198,8 +204,10 @@ class ArmTrack:
                 return f.grip(t_ns, self.shoulder)
             end = f.grip(f.t_land_ns, self.shoulder)
             # Drawing back toward rest, or straight on to the next source if it comes soon.
-            if nxt < len(self.flights) and self.flights[nxt].t_lift_ns - f.t_land_ns < self.retreat[k] + \
-                    self.reach[nxt]:
+            if (
+                nxt < len(self.flights)
+                and self.flights[nxt].t_lift_ns - f.t_land_ns < self.retreat[k] + self.reach[nxt]
+            ):
                 g = self.flights[nxt]
                 target = g.grip(g.t_lift_ns, self.shoulder)
                 u = (t_ns - f.t_land_ns) / max(1, g.t_lift_ns - f.t_land_ns)
@@ -224,7 +232,7 @@ def _lerp(a: tuple[float, float], b: tuple[float, float], u: float) -> tuple[flo
     return (a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u)
 
 
-def arm_polygons(pose: HandPose) -> tuple[np.ndarray, tuple[float, float], float]:
+def arm_polygons(pose: HandPose) -> tuple[NDArray[np.float64], tuple[float, float], float]:
     """The forearm as a quadrilateral (mm), the hand's centre and the arm's angle (radians)."""
     (sx, sy), (hx, hy) = pose.shoulder, pose.hand
     dx, dy = hx - sx, hy - sy
@@ -233,9 +241,13 @@ def arm_polygons(pose: HandPose) -> tuple[np.ndarray, tuple[float, float], float
     px, py = -uy, ux
     w0, w1 = 55.0, 38.0
     wx, wy = hx - ux * 55.0, hy - uy * 55.0
-    quad = np.array([
-        [sx + px * w0, sy + py * w0], [wx + px * w1, wy + py * w1],
-        [wx - px * w1, wy - py * w1], [sx - px * w0, sy - py * w0],
-    ])
+    quad = np.array(
+        [
+            [sx + px * w0, sy + py * w0],
+            [wx + px * w1, wy + py * w1],
+            [wx - px * w1, wy - py * w1],
+            [sx - px * w0, sy - py * w0],
+        ]
+    )
     centre = (hx - ux * 18.0, hy - uy * 18.0)
     return quad, centre, math.atan2(uy, ux)

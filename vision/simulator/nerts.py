@@ -44,7 +44,9 @@ BACK_VARIANTS: tuple[tuple[int, tuple[tuple[int, int, int], tuple[int, int, int]
 """Back patterns and colours for extra decks when there are fewer held-out designs than seats."""
 
 
-def seat_designs(seats: Sequence[str], rng: random.Random, *, split: str = "heldout") -> dict[str, CardDesign]:
+def seat_designs(
+    seats: Sequence[str], rng: random.Random, *, split: str = "heldout"
+) -> dict[str, CardDesign]:
     """One deck design per seat, each with a back no other seat uses (§2).
 
     Faces come from designs of ``split`` (held out of the recognizer's training by default);
@@ -61,8 +63,12 @@ def seat_designs(seats: Sequence[str], rng: random.Random, *, split: str = "held
             pattern, colours = BACK_VARIANTS[(k - len(pool)) % len(BACK_VARIANTS)]
             style: ProceduralStyle = dataclasses.replace(d.style, back_pattern=pattern, back_colors=colours)
             # An artist deck's back is its own picture: draw the new back procedurally instead.
-            d = dataclasses.replace(d, name=f"{d.name}+back{k}", style=style,
-                                    kind="procedural" if d.kind != "procedural" else d.kind)
+            d = dataclasses.replace(
+                d,
+                name=f"{d.name}+back{k}",
+                style=style,
+                kind="procedural" if d.kind != "procedural" else d.kind,
+            )
         out[seat] = d
     return out
 
@@ -94,8 +100,9 @@ def _source_key(seat: str, source: str) -> SlotKey:
 class _Builder:
     """Turns the hand's events, in landing order, into flights over one physical table."""
 
-    def __init__(self, hand: SimulatedHand, layout: NertsLayout, designs: dict[str, CardDesign],
-                 rng: random.Random) -> None:
+    def __init__(
+        self, hand: SimulatedHand, layout: NertsLayout, designs: dict[str, CardDesign], rng: random.Random
+    ) -> None:
         self.hand = hand
         self.layout = layout
         self.rng = rng
@@ -121,15 +128,21 @@ class _Builder:
         for s, lay in enumerate(layouts):
             seat = self.seats[s]
             n = self.layout.slot(seat, "nerts", 0)
-            self.piles[n.key] = [PileCard(c.face_str(), k == len(lay.nerts) - 1, self._jitter(n.pose), seat)
-                                 for k, c in enumerate(lay.nerts)]
+            self.piles[n.key] = [
+                PileCard(c.face_str(), k == len(lay.nerts) - 1, self._jitter(n.pose), seat)
+                for k, c in enumerate(lay.nerts)
+            ]
             st = self.layout.slot(seat, "stock", 0)
-            self.piles[st.key] = [PileCard(c.face_str(), False, self._jitter(st.pose), seat) for c in lay.stock]
+            self.piles[st.key] = [
+                PileCard(c.face_str(), False, self._jitter(st.pose), seat) for c in lay.stock
+            ]
             self.piles[(seat, "waste", 0)] = []
             for w, cards in enumerate(lay.work, start=1):
                 slot = self.layout.slot(seat, "work", w)
-                self.piles[slot.key] = [PileCard(c.face_str(), True, self._jitter(slot.card_pose(i), 0.8, 1.0), seat)
-                                        for i, c in enumerate(cards)]
+                self.piles[slot.key] = [
+                    PileCard(c.face_str(), True, self._jitter(slot.card_pose(i), 0.8, 1.0), seat)
+                    for i, c in enumerate(cards)
+                ]
         self.dealt = {k: list(v) for k, v in self.piles.items()}
 
     def _top_pose(self, key: SlotKey, token: str, seat: str) -> Pose:
@@ -150,16 +163,44 @@ class _Builder:
         if not pile:
             return self._jitter(slot.card_pose(offset - 1), 0.8, 1.0)
         last = pile[-1].pose
-        return self._jitter(last.moved(slot.fan[0] * offset, slot.fan[1] * offset, -(last.angle - slot.pose.angle) / 2),
-                            0.8, 1.0)
+        return self._jitter(
+            last.moved(slot.fan[0] * offset, slot.fan[1] * offset, -(last.angle - slot.pose.angle) / 2),
+            0.8,
+            1.0,
+        )
 
-    def _flight(self, seat: str, cards: list[tuple[str, bool]], start: list[Pose], end: list[Pose],
-                t_lift: int, t_land: int, source: SlotKey, dest: SlotKey, *, flip: bool = False,
-                dest_bottom: bool = False, move: object = None) -> Flight:
+    def _flight(
+        self,
+        seat: str,
+        cards: list[tuple[str, bool]],
+        start: list[Pose],
+        end: list[Pose],
+        t_lift: int,
+        t_land: int,
+        source: SlotKey,
+        dest: SlotKey,
+        *,
+        flip: bool = False,
+        dest_bottom: bool = False,
+        move: object = None,
+    ) -> Flight:
         a = self.rng.uniform(0.18, 0.3)
         b = self.rng.uniform(max(a, 0.38), 0.52)
-        f = Flight(seat, cards, start, end, t_lift, max(t_land, t_lift + 1), source, dest, flip=flip,
-                   bend_mm=self.rng.uniform(-30, 30), profile=SpeedProfile(a, b), dest_bottom=dest_bottom, move=move)
+        f = Flight(
+            seat,
+            cards,
+            start,
+            end,
+            t_lift,
+            max(t_land, t_lift + 1),
+            source,
+            dest,
+            flip=flip,
+            bend_mm=self.rng.uniform(-30, 30),
+            profile=SpeedProfile(a, b),
+            dest_bottom=dest_bottom,
+            move=move,
+        )
         self.flights.append(f)
         return f
 
@@ -175,7 +216,9 @@ class _Builder:
         fslot = self.layout.slots[fkey]
         place = self.layout.place_of(seat)
         start = self._top_pose(src, token, seat)
-        end = fslot.pose.moved(self.rng.gauss(0, 3.0), self.rng.gauss(0, 3.0), place.angle + self.rng.gauss(0, 7.0))
+        end = fslot.pose.moved(
+            self.rng.gauss(0, 3.0), self.rng.gauss(0, 3.0), place.angle + self.rng.gauss(0, 7.0)
+        )
         self._remove(src, [token], seat)
         self._flight(seat, [(token, True)], [start], [end], m.t_lift_ns, m.t_land_ns, src, fkey, move=m)
         landed = PileCard(token, True, end, seat)
@@ -205,11 +248,15 @@ class _Builder:
             idx = next((i for i, c in enumerate(pile) if c.token == token), len(pile) - 1)
             block = pile[idx:]
             tokens = [c.token for c in block]
-            start = [c.pose for c in block]
-            end = [self._work_end_pose(dkey, k + 1) for k in range(len(block))]
+            starts = [c.pose for c in block]
+            ends = [self._work_end_pose(dkey, k + 1) for k in range(len(block))]
             self._remove(src, tokens, seat)
-            self._flight(seat, [(t, True) for t in tokens], start, end, m.t_lift_ns, m.t_land_ns, src, dkey, move=m)
-            self.piles.setdefault(dkey, []).extend(PileCard(t, True, p, seat) for t, p in zip(tokens, end, strict=True))
+            self._flight(
+                seat, [(t, True) for t in tokens], starts, ends, m.t_lift_ns, m.t_land_ns, src, dkey, move=m
+            )
+            self.piles.setdefault(dkey, []).extend(
+                PileCard(t, True, p, seat) for t, p in zip(tokens, ends, strict=True)
+            )
             return
         start = self._top_pose(src, token, seat)
         self._remove(src, [token], seat)
@@ -217,13 +264,25 @@ class _Builder:
             slot = self.layout.slots[dkey]
             pile = self.piles.get(dkey, [])
             base = pile[0].pose if pile else slot.pose
-            end_pose = self._jitter(base.moved(-slot.fan[0], -slot.fan[1]), 0.8, 1.0)
-            self._flight(seat, [(token, True)], [start], [end_pose], m.t_lift_ns, m.t_land_ns, src, dkey,
-                         dest_bottom=True, move=m)
-            self.piles.setdefault(dkey, []).insert(0, PileCard(token, True, end_pose, seat))
+            under_pose = self._jitter(base.moved(-slot.fan[0], -slot.fan[1]), 0.8, 1.0)
+            self._flight(
+                seat,
+                [(token, True)],
+                [start],
+                [under_pose],
+                m.t_lift_ns,
+                m.t_land_ns,
+                src,
+                dkey,
+                dest_bottom=True,
+                move=m,
+            )
+            self.piles.setdefault(dkey, []).insert(0, PileCard(token, True, under_pose, seat))
         else:
             end_pose = self._work_end_pose(dkey)
-            self._flight(seat, [(token, True)], [start], [end_pose], m.t_lift_ns, m.t_land_ns, src, dkey, move=m)
+            self._flight(
+                seat, [(token, True)], [start], [end_pose], m.t_lift_ns, m.t_land_ns, src, dkey, move=m
+            )
             self.piles.setdefault(dkey, []).append(PileCard(token, True, end_pose, seat))
 
     def turn(self, e: TableEvent, m: TimedMove, before: SeatLayout, after: SeatLayout) -> None:
@@ -239,12 +298,31 @@ class _Builder:
         start = [self._jitter(stock_pose, 0.5, 0.5) for _ in packet]
         end = [self._jitter(waste_pose, 1.5, 2.0) for _ in packet]
         self._remove(skey, packet, seat)
-        self._flight(seat, [(t, True) for t in packet], start, end, m.t_lift_ns, m.t_land_ns, skey, wkey,
-                     flip=True, move=m)
-        self.piles.setdefault(wkey, []).extend(PileCard(t, True, p, seat) for t, p in zip(packet, end, strict=True))
+        self._flight(
+            seat,
+            [(t, True) for t in packet],
+            start,
+            end,
+            m.t_lift_ns,
+            m.t_land_ns,
+            skey,
+            wkey,
+            flip=True,
+            move=m,
+        )
+        self.piles.setdefault(wkey, []).extend(
+            PileCard(t, True, p, seat) for t, p in zip(packet, end, strict=True)
+        )
 
-    def recycle(self, e: TableEvent, m: TimedMove | None, before: SeatLayout, after: SeatLayout,
-                t_lift: int | None = None, t_land: int | None = None) -> None:
+    def recycle(
+        self,
+        e: TableEvent,
+        m: TimedMove | None,
+        before: SeatLayout,
+        after: SeatLayout,
+        t_lift: int | None = None,
+        t_land: int | None = None,
+    ) -> None:
         seat = e.seat or self.seats[before.seat]
         skey, wkey = (seat, "stock", 0), (seat, "waste", 0)
         taken = self._remove(wkey, [c.face_str() for c in before.waste], seat)
@@ -254,9 +332,21 @@ class _Builder:
         end = [self._jitter(stock_pose, 0.6, 0.8) for _ in taken]
         t0 = m.t_lift_ns if m is not None else (t_lift or e.t_ns)
         t1 = m.t_land_ns if m is not None else (t_land or e.t_ns)
-        self._flight(seat, [(c.token, False) for c in taken], [c.pose for c in taken], end, t0, t1, wkey, skey,
-                     flip=True, move=m)
-        self.piles.setdefault(skey, []).extend(PileCard(c.token, False, p, seat) for c, p in zip(taken, end, strict=True))
+        self._flight(
+            seat,
+            [(c.token, False) for c in taken],
+            [c.pose for c in taken],
+            end,
+            t0,
+            t1,
+            wkey,
+            skey,
+            flip=True,
+            move=m,
+        )
+        self.piles.setdefault(skey, []).extend(
+            PileCard(c.token, False, p, seat) for c, p in zip(taken, end, strict=True)
+        )
 
     def rotate(self, e: TableEvent, m: TimedMove, before: SeatLayout) -> None:
         seat = e.seat or ""
@@ -267,8 +357,18 @@ class _Builder:
         start = self._top_pose(skey, token, seat)
         end = self._jitter(self.layout.slots[skey].pose, 0.6, 0.8)
         self._remove(skey, [token], seat)
-        self._flight(seat, [(token, False)], [start], [end], m.t_lift_ns, m.t_land_ns, skey, skey, dest_bottom=True,
-                     move=m)
+        self._flight(
+            seat,
+            [(token, False)],
+            [start],
+            [end],
+            m.t_lift_ns,
+            m.t_land_ns,
+            skey,
+            skey,
+            dest_bottom=True,
+            move=m,
+        )
         self.piles.setdefault(skey, []).insert(0, PileCard(token, False, end, seat))
 
     def reset(self, t_ns: int, befores: Sequence[SeatLayout]) -> None:
@@ -288,10 +388,16 @@ class _Builder:
             self.recycle(fake, None, lay, after, t_lift, t_land)
 
 
-def simulate_nerts(seed: int, *, seats: Sequence[str] = ("Ana", "Ben", "Cal", "Dee"),
-                   options: dict[str, Any] | None = None, pace: BotPace | None = None,
-                   designs: dict[str, CardDesign] | None = None, split: str = "heldout",
-                   start_ns: int = 1_000_000_000) -> NertsSimulation:
+def simulate_nerts(
+    seed: int,
+    *,
+    seats: Sequence[str] = ("Ana", "Ben", "Cal", "Dee"),
+    options: dict[str, Any] | None = None,
+    pace: BotPace | None = None,
+    designs: dict[str, CardDesign] | None = None,
+    split: str = "heldout",
+    start_ns: int = 1_000_000_000,
+) -> NertsSimulation:
     """Plays a hand with bots and builds the scene that shows it.
 
     ``start_ns`` is the "Go" signal's time (the camera starts at 0, so the first second shows
@@ -299,8 +405,9 @@ def simulate_nerts(seed: int, *, seats: Sequence[str] = ("Ana", "Ben", "Cal", "D
     """
     rng = random.Random(seed)
     pace = pace or BotPace(landing_err_ms=0)
-    hand = simulate_hand(random.Random(rng.getrandbits(64)), seats=list(seats), options=options, pace=pace,
-                         start_ns=start_ns)
+    hand = simulate_hand(
+        random.Random(rng.getrandbits(64)), seats=list(seats), options=options, pace=pace, start_ns=start_ns
+    )
     layout = NertsLayout(hand.seats, work_piles=hand.options.work_piles)
     designs = designs or seat_designs(hand.seats, random.Random(rng.getrandbits(32)), split=split)
     builder = _Builder(hand, layout, designs, random.Random(rng.getrandbits(32)))
@@ -317,8 +424,11 @@ def simulate_nerts(seed: int, *, seats: Sequence[str] = ("Ana", "Ben", "Cal", "D
             continue
         assert referee.hand is not None or e.type in ("hand_end",)
         if e.type == "move":
-            kind = "block" if str(e.data["from"]).startswith("work") else (
-                "slide" if str(e.data["to"]).startswith("under") else "build")
+            kind = (
+                "block"
+                if str(e.data["from"]).startswith("work")
+                else ("slide" if str(e.data["to"]).startswith("under") else "build")
+            )
             m = moves[(e.seat or "", e.t_ns, kind)]
             s = hand.seats.index(e.seat or "")
             assert referee.hand is not None
@@ -348,10 +458,17 @@ def simulate_nerts(seed: int, *, seats: Sequence[str] = ("Ana", "Ben", "Cal", "D
 def ground_truth_log(sim: NertsSimulation) -> tuple[LogHeader, list[TableEvent]]:
     """The hand's full table log with exact times (``err`` 0): what really happened."""
     h = sim.hand
-    meta = {"source": "simulator", "designs": {s: d.name for s, d in sim.designs.items()},
-            "piles": {pid: [round(sim.layout.slots[(None, "foundation", k)].pose.x, 1),
-                            round(sim.layout.slots[(None, "foundation", k)].pose.y, 1)]
-                      for pid, k in sim.pile_slots.items()}}
+    meta = {
+        "source": "simulator",
+        "designs": {s: d.name for s, d in sim.designs.items()},
+        "piles": {
+            pid: [
+                round(sim.layout.slots[(None, "foundation", k)].pose.x, 1),
+                round(sim.layout.slots[(None, "foundation", k)].pose.y, 1),
+            ]
+            for pid, k in sim.pile_slots.items()
+        },
+    }
     header = LogHeader(h.header.game, h.header.seats, dict(h.header.options), 1, meta)
     events = [dataclasses.replace(e, err_ns=0) for e in h.events]
     return header, events

@@ -21,12 +21,19 @@ from vision.events import CardSighting
 
 __all__ = ["perturb", "FACES"]
 
-FACES: tuple[str, ...] = tuple(r + s for s in "CDHS" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                                                  "J", "Q", "K"))
+FACES: tuple[str, ...] = tuple(
+    r + s for s in "CDHS" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+)
 
 
-def perturb(sightings: Sequence[CardSighting], rng: random.Random, *, jitter_px: float = 0.4, drop: float = 0.05,
-            misread: float = 0.005) -> list[CardSighting]:
+def perturb(
+    sightings: Sequence[CardSighting],
+    rng: random.Random,
+    *,
+    jitter_px: float = 0.4,
+    drop: float = 0.05,
+    misread: float = 0.005,
+) -> list[CardSighting]:
     """Returns the sightings with each box side moved by N(0, ``jitter_px``), each card dropped
     with probability ``drop`` and read as a random other face with probability ``misread``."""
     out = []
@@ -37,7 +44,10 @@ def perturb(sightings: Sequence[CardSighting], rng: random.Random, *, jitter_px:
         if rng.random() < misread:
             card = rng.choice([f for f in FACES if f != s.card])
         box = tuple(v + rng.gauss(0.0, jitter_px) for v in s.box)
-        quad = tuple((x + rng.gauss(0.0, jitter_px), y + rng.gauss(0.0, jitter_px)) for x, y in s.quad) \
-            if s.quad else None
+        quad = (
+            tuple((x + rng.gauss(0.0, jitter_px), y + rng.gauss(0.0, jitter_px)) for x, y in s.quad)
+            if s.quad
+            else None
+        )
         out.append(CardSighting(card, s.score, (box[0], box[1], box[2], box[3]), quad, s.corners))
     return out

@@ -31,8 +31,17 @@ from vision.simulator.camera import CameraModel
 from vision.simulator.render import TableRenderer
 from vision.simulator.scene import TableScene
 
-__all__ = ["VIDEO_FORMATS", "SimulationFiles", "write_simulation", "live_frames", "read_frame_times",
-           "camera_to_json", "FRAMES_FILE", "TABLE_FILE", "TRUTH_FILE"]
+__all__ = [
+    "VIDEO_FORMATS",
+    "SimulationFiles",
+    "write_simulation",
+    "live_frames",
+    "read_frame_times",
+    "camera_to_json",
+    "FRAMES_FILE",
+    "TABLE_FILE",
+    "TRUTH_FILE",
+]
 
 VIDEO_FORMATS = ("mp4", "avi", "png", "jpg")
 FRAMES_FILE = "frames.jsonl"
@@ -51,9 +60,16 @@ class SimulationFiles:
 
 
 def camera_to_json(camera: CameraModel) -> dict[str, Any]:
-    return {"width": camera.width, "height": camera.height, "fps": camera.fps, "shutter": camera.shutter,
-            "readout_ms": camera.readout_ms, "exposure_ms": camera.exposure_ms,
-            "row_time_ns": camera.row_time_ns, "table_to_image": camera.table_to_image.tolist()}
+    return {
+        "width": camera.width,
+        "height": camera.height,
+        "fps": camera.fps,
+        "shutter": camera.shutter,
+        "readout_ms": camera.readout_ms,
+        "exposure_ms": camera.exposure_ms,
+        "row_time_ns": camera.row_time_ns,
+        "table_to_image": camera.table_to_image.tolist(),
+    }
 
 
 class _Sink:
@@ -85,9 +101,18 @@ class _Sink:
             self.writer.release()
 
 
-def write_simulation(folder: Path, scene: TableScene, renderer: TableRenderer, *, game: str,
-                     truth: tuple[Any, Any], fmt: str = "mp4", seconds: float | None = None, seed: int = 0,
-                     progress: Callable[[int, int], None] | None = None) -> SimulationFiles:
+def write_simulation(
+    folder: Path,
+    scene: TableScene,
+    renderer: TableRenderer,
+    *,
+    game: str,
+    truth: tuple[Any, Any],
+    fmt: str = "mp4",
+    seconds: float | None = None,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> SimulationFiles:
     """Renders the scene into ``folder`` (created if needed) with its timestamps, table and truth."""
     if fmt not in VIDEO_FORMATS:
         raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(VIDEO_FORMATS)}")
@@ -102,18 +127,36 @@ def write_simulation(folder: Path, scene: TableScene, renderer: TableRenderer, *
         with frames_path.open("w", encoding="utf-8") as ft:
             for frame in scene.frames(renderer, end_ns=end, rng=random.Random(seed)):
                 sink.write(n, frame)
-                ft.write(json.dumps({"index": frame.index, "t_ns": frame.t_ns, "row_time_ns": frame.row_time_ns,
-                                     "exposure_ns": frame.exposure_ns}) + "\n")
+                ft.write(
+                    json.dumps(
+                        {
+                            "index": frame.index,
+                            "t_ns": frame.t_ns,
+                            "row_time_ns": frame.row_time_ns,
+                            "exposure_ns": frame.exposure_ns,
+                        }
+                    )
+                    + "\n"
+                )
                 n += 1
                 if progress is not None and n % 60 == 0:
                     progress(n, total)
     finally:
         sink.close()
     header, events = truth
-    table = {"game": game, "seats": list(scene.layout.seats), "camera": camera_to_json(cam),
-             "mat": {"width_mm": renderer.mat.width_mm, "height_mm": renderer.mat.height_mm,
-                     "marker_mm": renderer.mat.marker_mm, "inset_mm": renderer.mat.inset_mm},
-             "designs": {s: d.name for s, d in scene.designs.items()}, "seed": seed}
+    table = {
+        "game": game,
+        "seats": list(scene.layout.seats),
+        "camera": camera_to_json(cam),
+        "mat": {
+            "width_mm": renderer.mat.width_mm,
+            "height_mm": renderer.mat.height_mm,
+            "marker_mm": renderer.mat.marker_mm,
+            "inset_mm": renderer.mat.inset_mm,
+        },
+        "designs": {s: d.name for s, d in scene.designs.items()},
+        "seed": seed,
+    }
     (folder / TABLE_FILE).write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
     truth_path = folder / TRUTH_FILE
     with truth_path.open("w", encoding="utf-8") as f:
@@ -139,9 +182,15 @@ def read_frame_times(path: Path) -> list[tuple[int, int, int]]:
     return out
 
 
-def live_frames(scene: TableScene, renderer: TableRenderer, *, realtime: bool = True,
-                clock: Callable[[], int] = time.monotonic_ns, sleep: Callable[[float], None] = time.sleep,
-                rng: random.Random | None = None) -> Iterator[Frame]:
+def live_frames(
+    scene: TableScene,
+    renderer: TableRenderer,
+    *,
+    realtime: bool = True,
+    clock: Callable[[], int] = time.monotonic_ns,
+    sleep: Callable[[float], None] = time.sleep,
+    rng: random.Random | None = None,
+) -> Iterator[Frame]:
     """The scene as a live camera: frames stamped on the host's monotonic clock from now on.
 
     With ``realtime`` each frame is held back until its time comes, as a camera delivers it,

@@ -42,7 +42,9 @@ _COS, _SIN = np.cos(_T), np.sin(_T)
 
 
 def _overlaps(poly: NDArray[np.float64], w: int, h: int) -> bool:
-    return bool(poly[:, 0].max() >= 0 and poly[:, 1].max() >= 0 and poly[:, 0].min() < w and poly[:, 1].min() < h)
+    return bool(
+        poly[:, 0].max() >= 0 and poly[:, 1].max() >= 0 and poly[:, 0].min() < w and poly[:, 1].min() < h
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +70,14 @@ class TableRenderer:
     ``surface`` picks the mat: ``"felt"``, ``"wood"`` or ``"cloth"``.
     """
 
-    def __init__(self, camera: CameraModel, *, mat: TableMat | None = None, surface: str = "felt",
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        camera: CameraModel,
+        *,
+        mat: TableMat | None = None,
+        surface: str = "felt",
+        rng: random.Random | None = None,
+    ) -> None:
         self.camera = camera
         self.mat = mat or TableMat()
         self.rng = rng or random.Random(0)
@@ -112,33 +120,50 @@ class TableRenderer:
             tex = np.repeat(base[None, None, :], th, 0).repeat(tw, 1)
         else:
             raise ValueError(f"unknown mat surface {surface!r} (felt, wood, cloth)")
-        blotch = cv2.resize(nrng.normal(0, 1, (th // 60 + 2, tw // 60 + 2)).astype(np.float32), (tw, th),
-                            interpolation=cv2.INTER_CUBIC)
+        blotch = cv2.resize(
+            nrng.normal(0, 1, (th // 60 + 2, tw // 60 + 2)).astype(np.float32),
+            (tw, th),
+            interpolation=cv2.INTER_CUBIC,
+        )
         fine = nrng.normal(0, 1, (th, tw)).astype(np.float32)
         tex = tex * (1.0 + 0.05 * blotch[:, :, None]) + 4.0 * fine[:, :, None]
         tex_u8 = np.clip(tex, 0, 255).astype(np.uint8)
         # Seat zone lines printed on the mat would go here; the default mat is plain.
         m = self.camera.table_to_image @ np.diag([1 / scale, 1 / scale, 1.0])
         floor = np.full((self.camera.height, self.camera.width, 3), (40, 45, 50), np.uint8)
-        img = cv2.warpPerspective(tex_u8, m, (self.camera.width, self.camera.height), dst=floor,
-                                  borderMode=cv2.BORDER_TRANSPARENT, flags=cv2.INTER_AREA)
+        img = cv2.warpPerspective(
+            tex_u8,
+            m,
+            (self.camera.width, self.camera.height),
+            dst=floor,
+            borderMode=cv2.BORDER_TRANSPARENT,
+            flags=cv2.INTER_AREA,
+        )
+        out = np.asarray(img, dtype=np.uint8)
         for k, marker_id in enumerate(self.mat.marker_ids):
-            self._draw_marker(img, k, marker_id)
-        return img
+            self._draw_marker(out, k, marker_id)
+        return out
 
     def _draw_marker(self, img: Image, k: int, marker_id: int) -> None:
         side = 120
         q = side // 4
         tile = np.full((side + 2 * q, side + 2 * q), 255, np.uint8)
-        tile[q:q + side, q:q + side] = marker_image(marker_id, side)
+        tile[q : q + side, q : q + side] = marker_image(marker_id, side)
         tile_bgr = cv2.cvtColor(tile, cv2.COLOR_GRAY2BGR)
         x0, y0, x1, y1 = self.mat.marker_boxes_mm()[k]
         dst = self.camera.project(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-        src = np.array([[0, 0], [tile.shape[1], 0], [tile.shape[1], tile.shape[0]], [0, tile.shape[0]]],
-                       np.float32)
+        src = np.array(
+            [[0, 0], [tile.shape[1], 0], [tile.shape[1], tile.shape[0]], [0, tile.shape[0]]], np.float32
+        )
         m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-        cv2.warpPerspective(tile_bgr, m, (img.shape[1], img.shape[0]), dst=img,
-                            borderMode=cv2.BORDER_TRANSPARENT, flags=cv2.INTER_AREA)
+        cv2.warpPerspective(
+            tile_bgr,
+            m,
+            (img.shape[1], img.shape[0]),
+            dst=img,
+            borderMode=cv2.BORDER_TRANSPARENT,
+            flags=cv2.INTER_AREA,
+        )
 
     # -- drawing into a region -----------------------------------------------------
     def _card_quad_px(self, pose: Pose, lift_mm: float) -> NDArray[np.float64]:
@@ -151,7 +176,9 @@ class TableRenderer:
             quad = c + (quad - c) * k
         return quad
 
-    def draw_card(self, region: Image, origin: tuple[int, int], card: CardDraw, *, shadow: bool = True) -> None:
+    def draw_card(
+        self, region: Image, origin: tuple[int, int], card: CardDraw, *, shadow: bool = True
+    ) -> None:
         """Draws one card into ``region``, whose top-left is image pixel ``origin``."""
         ox, oy = origin
         quad = self._card_quad_px(card.pose, card.lift_mm) - (ox, oy)
@@ -163,8 +190,12 @@ class TableRenderer:
         if shadow:
             off = 1.2 + card.lift_mm * 0.35
             sh = (quad + (off * 0.7, off)).astype(np.int32)
-            patch_box = (max(0, min(sh[:, 0]) - 1), max(0, min(sh[:, 1]) - 1),
-                         min(rw, max(sh[:, 0]) + 2), min(rh, max(sh[:, 1]) + 2))
+            patch_box = (
+                max(0, min(sh[:, 0]) - 1),
+                max(0, min(sh[:, 1]) - 1),
+                min(rw, max(sh[:, 0]) + 2),
+                min(rh, max(sh[:, 1]) + 2),
+            )
             if patch_box[2] > patch_box[0] and patch_box[3] > patch_box[1]:
                 bx0, by0, bx1, by1 = patch_box
                 mask = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
@@ -180,12 +211,19 @@ class TableRenderer:
         sh_, sw_ = sprite.shape[:2]
         src = np.array([[0, 0], [sw_, 0], [sw_, sh_], [0, sh_]], np.float32)
         m = cv2.getPerspectiveTransform(src, (quad - (cx0, cy0)).astype(np.float32))
-        warped = cv2.warpPerspective(sprite, m, (cx1 - cx0, cy1 - cy0), flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        warped = cv2.warpPerspective(
+            sprite,
+            m,
+            (cx1 - cx0, cy1 - cy0),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0, 0),
+        )
         alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
         sub = region[cy0:cy1, cx0:cx1]
         sub[:] = (warped[:, :, :3].astype(np.float32) * alpha + sub.astype(np.float32) * (1 - alpha)).astype(
-            np.uint8)
+            np.uint8
+        )
 
     def draw_arm(self, region: Image, origin: tuple[int, int], arm: ArmDraw) -> None:
         """Draws a forearm, its shadow and the hand into ``region``."""
@@ -195,17 +233,27 @@ class TableRenderer:
             quad_mm, hand_mm, ang = arm_polygons(arm.pose)
             hx, hy = hand_mm
             ca, sa = math.cos(ang), math.sin(ang)
-            ellipse = np.stack([hx + 46 * _COS * ca - 36 * _SIN * sa, hy + 46 * _COS * sa + 36 * _SIN * ca],
-                               axis=1)
-            base = self.camera.project(np.vstack([quad_mm, quad_mm + (14.0, 22.0), ellipse,
-                                                  ellipse + (10.0, 14.0), [(hx + 30 * ca, hy + 30 * sa)]]))
+            ellipse = np.stack(
+                [hx + 46 * _COS * ca - 36 * _SIN * sa, hy + 46 * _COS * sa + 36 * _SIN * ca], axis=1
+            )
+            base = self.camera.project(
+                np.vstack(
+                    [
+                        quad_mm,
+                        quad_mm + (14.0, 22.0),
+                        ellipse,
+                        ellipse + (10.0, 14.0),
+                        [(hx + 30 * ca, hy + 30 * sa)],
+                    ]
+                )
+            )
             if len(self._arm_cache) > 512:
                 self._arm_cache.clear()
             self._arm_cache[key] = base
         pts = base - origin
         arm_px, shadow_px = pts[0:4], pts[4:8]
         n = len(_COS)
-        hand_px, hand_shadow_px = pts[8:8 + n], pts[8 + n:8 + 2 * n]
+        hand_px, hand_shadow_px = pts[8 : 8 + n], pts[8 + n : 8 + 2 * n]
         # The arm is some 80-150 mm above the table: its shadow falls a little aside.
         rh, rw = region.shape[:2]
         for poly in (shadow_px, hand_shadow_px):
@@ -218,8 +266,9 @@ class TableRenderer:
             # Knuckle shading so the hand is not a flat blob.
             kx, ky = pts[-1]
             darker = tuple(int(c * 0.85) for c in arm.skin)
-            cv2.circle(region, (int(kx), int(ky)), max(2, int(10 * self.camera.px_per_mm())), darker, -1,
-                       cv2.LINE_AA)
+            cv2.circle(
+                region, (int(kx), int(ky)), max(2, int(10 * self.camera.px_per_mm())), darker, -1, cv2.LINE_AA
+            )
 
     @staticmethod
     def _darken_poly(region: Image, pts: NDArray[np.float64], factor: float) -> None:
@@ -252,11 +301,22 @@ class TableRenderer:
             (sx, sy), (hx, hy) = el.pose.shoulder, el.pose.hand
             q = self.camera.project(np.array([[sx, sy], [hx, hy]]))
             pad = 70.0 * self.camera.px_per_mm()
-        return (float(q[:, 0].min() - pad), float(q[:, 1].min() - pad), float(q[:, 0].max() + pad),
-                float(q[:, 1].max() + pad))
+        return (
+            float(q[:, 0].min() - pad),
+            float(q[:, 1].min() - pad),
+            float(q[:, 0].max() + pad),
+            float(q[:, 1].max() + pad),
+        )
 
-    def frame(self, static_unlit: Image, static_lit: Image, row_t_ns: Callable[[float], int], exposure_ns: int,
-              elements: Sequence[Callable[[int], CardDraw | ArmDraw | None]], band_rows: int) -> Image:
+    def frame(
+        self,
+        static_unlit: Image,
+        static_lit: Image,
+        row_t_ns: Callable[[float], int],
+        exposure_ns: int,
+        elements: Sequence[Callable[[int], CardDraw | ArmDraw | None]],
+        band_rows: int,
+    ) -> Image:
         """Composes one frame: the lit static layer, with moving things drawn band by band.
 
         Each of ``elements`` gives what one moving thing (a card, an arm) looks like at a time
@@ -282,12 +342,22 @@ class TableRenderer:
             bx = np.array(boxes)
             speed_mm = 0.0
             if len(pos) >= 2:
-                speed_mm = max(math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(pos, pos[1:], strict=False))
+                speed_mm = max(
+                    math.hypot(a[0] - b[0], a[1] - b[1]) for a, b in zip(pos, pos[1:], strict=False)
+                )
             dt = max(1, (t_last - t_first + exposure_ns) // max(1, len(pos) - 1))
             blur_px = speed_mm * self.camera.px_per_mm() * exposure_ns / dt
             n = int(min(6, max(1, math.ceil(blur_px / 2.0))))
-            spans.append((k, float(bx[:, 0].min()), float(bx[:, 1].min()), float(bx[:, 2].max()),
-                          float(bx[:, 3].max()), n))
+            spans.append(
+                (
+                    k,
+                    float(bx[:, 0].min()),
+                    float(bx[:, 1].min()),
+                    float(bx[:, 2].max()),
+                    float(bx[:, 3].max()),
+                    n,
+                )
+            )
         if not spans:
             return self.effects.add_noise(out)
         y_lo = max(0, int(min(sp[2] for sp in spans)))

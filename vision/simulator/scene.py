@@ -15,7 +15,6 @@ Glossary:
 
 from __future__ import annotations
 
-import bisect
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from numpy.typing import NDArray
 
 from vision.cardart import CardDesign
 from vision.events import BACK, CardSighting, Frame
-from vision.layout import CARD_H_MM, CARD_W_MM, Pose, TableLayout
+from vision.layout import Pose, TableLayout
 from vision.simulator.camera import CameraModel, FrameTiming
 from vision.simulator.motion import ArmTrack, Flight, arm_polygons
 from vision.simulator.render import BAND_ROWS, ArmDraw, CardDraw, TableRenderer
@@ -36,10 +35,20 @@ __all__ = ["PileCard", "TableScene", "SKIN_TONES"]
 SlotKey = tuple[str | None, str, int]
 
 SKIN_TONES: tuple[tuple[int, int, int], ...] = (
-    (150, 175, 220), (120, 150, 200), (90, 120, 170), (60, 85, 125), (140, 165, 215), (105, 135, 185),
+    (150, 175, 220),
+    (120, 150, 200),
+    (90, 120, 170),
+    (60, 85, 125),
+    (140, 165, 215),
+    (105, 135, 185),
 )
 SLEEVES: tuple[tuple[int, int, int], ...] = (
-    (120, 60, 40), (40, 40, 40), (60, 110, 160), (170, 170, 170), (40, 90, 50), (30, 30, 120),
+    (120, 60, 40),
+    (40, 40, 40),
+    (60, 110, 160),
+    (170, 170, 170),
+    (40, 90, 50),
+    (30, 30, 120),
 )
 
 
@@ -119,7 +128,7 @@ class TableScene:
         self._n_landed = 0
         self._lifted: set[int] = set()
         self._static_key: tuple[int, int] | None = None
-        self._static: tuple[np.ndarray, np.ndarray] | None = None
+        self._static: tuple[NDArray[np.uint8], NDArray[np.uint8]] | None = None
 
     @property
     def end_ns(self) -> int:
@@ -154,8 +163,8 @@ class TableScene:
             self._n_landed += 1
 
     def _active(self) -> list[int]:
-        lifted = set(self._lift_order[:self._n_lifted])
-        landed = set(self._land_order[:self._n_landed])
+        lifted = set(self._lift_order[: self._n_lifted])
+        landed = set(self._land_order[: self._n_landed])
         return sorted(lifted - landed)
 
     def resting_cards(self) -> list[CardDraw]:
@@ -182,6 +191,7 @@ class TableScene:
                 return None
             up = f.face_up(t, k)
             return CardDraw(f.cards[k][0] if up else None, design, f.poses(t)[k], f.height_mm(t))
+
         return at
 
     def _arm_element(self, seat: str) -> Callable[[int], ArmDraw | None]:
@@ -193,6 +203,7 @@ class TableScene:
             # renderer reuse their outlines across the bands of a frame.
             pose = track.pose_at(t - t % 1_000_000)
             return None if pose is None else ArmDraw(pose, skin, sleeve)
+
         return at
 
     def _elements(self, active: Sequence[int]) -> list[Callable[[int], CardDraw | ArmDraw | None]]:
@@ -230,12 +241,19 @@ class TableScene:
             self._static_key = key
         unlit, lit = self._static
         band = BAND_ROWS if timing.row_time_ns else cam.height
-        image = renderer.frame(unlit, lit, timing.sample_t_ns, timing.exposure_ns,
-                               self._elements(self._active()), band)
+        image = renderer.frame(
+            unlit, lit, timing.sample_t_ns, timing.exposure_ns, self._elements(self._active()), band
+        )
         return Frame(image, timing.t_ns, timing.index, timing.row_time_ns, timing.exposure_ns)
 
-    def frames(self, renderer: TableRenderer, *, start_ns: int = 0, end_ns: int | None = None,
-               rng: random.Random | None = None) -> Iterator[Frame]:
+    def frames(
+        self,
+        renderer: TableRenderer,
+        *,
+        start_ns: int = 0,
+        end_ns: int | None = None,
+        rng: random.Random | None = None,
+    ) -> Iterator[Frame]:
         """Renders every frame from ``start_ns`` until ``end_ns`` (default: the scene's end)."""
         self.reset()
         end = self.end_ns if end_ns is None else end_ns
@@ -281,8 +299,13 @@ class TableScene:
                 hx, hy = hand
                 ca, sa = np.cos(ang), np.sin(ang)
                 t = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-                ell = np.stack([hx + 46 * np.cos(t) * ca - 36 * np.sin(t) * sa,
-                                hy + 46 * np.cos(t) * sa + 36 * np.sin(t) * ca], axis=1)
+                ell = np.stack(
+                    [
+                        hx + 46 * np.cos(t) * ca - 36 * np.sin(t) * sa,
+                        hy + 46 * np.cos(t) * sa + 36 * np.sin(t) * ca,
+                    ],
+                    axis=1,
+                )
                 occluders.append(cam.project(ell))
         out: list[CardSighting] = []
         covers = polys + occluders
@@ -299,9 +322,15 @@ class TableScene:
             area = int(mask.sum())
             if area == 0:
                 continue
-            above = [j for j in range(i + 1, len(covers))
-                     if (j >= n_cards or j > i) and boxes[j, 0] < x1 and boxes[j, 2] > x0
-                     and boxes[j, 1] < y1 and boxes[j, 3] > y0]
+            above = [
+                j
+                for j in range(i + 1, len(covers))
+                if (j >= n_cards or j > i)
+                and boxes[j, 0] < x1
+                and boxes[j, 2] > x0
+                and boxes[j, 1] < y1
+                and boxes[j, 3] > y0
+            ]
             for j in above:
                 other = covers[j]
                 cv2.fillConvexPoly(mask, np.round((other - (x0, y0)) * scale).astype(np.int32), 0)
@@ -310,13 +339,22 @@ class TableScene:
             if frac < 0.15:
                 continue
             ys, xs = np.nonzero(mask)
-            box = (x0 + xs.min() / scale, y0 + ys.min() / scale, x0 + (xs.max() + 1) / scale,
-                   y0 + (ys.max() + 1) / scale)
+            box = (
+                x0 + xs.min() / scale,
+                y0 + ys.min() / scale,
+                x0 + (xs.max() + 1) / scale,
+                y0 + (ys.max() + 1) / scale,
+            )
             label = c.token if c.token is not None else BACK
             whole = frac > 0.98
-            out.append(CardSighting(label, round(frac, 3), (float(box[0]), float(box[1]), float(box[2]),
-                                                            float(box[3])),
-                                    tuple((float(x), float(y)) for x, y in quad) if whole else None))
+            out.append(
+                CardSighting(
+                    label,
+                    round(frac, 3),
+                    (float(box[0]), float(box[1]), float(box[2]), float(box[3])),
+                    tuple((float(x), float(y)) for x, y in quad) if whole else None,
+                )
+            )
         return out
 
 
