@@ -114,6 +114,9 @@ class KioskConfig:
     """Append every ruling and banner to this text file as it happens."""
     pace: float = 1.0
     """Speed of a replayed or simulated table: 1 is real time, 2 twice as fast."""
+    perfect_vision: bool = False
+    """On the simulated table, use the simulator's own sightings (a perfect recognizer) instead of
+    the card recognizer, to show the tracker and the referee at their best."""
     inputs: Mapping[str, Any] = field(default_factory=dict)
     """The ``[inputs]`` table: GPIO buttons, the Pico bridge, keys (see :mod:`kiosk.inputs.config`)."""
 

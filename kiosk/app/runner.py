@@ -329,7 +329,10 @@ def _simulated_game(config: KioskConfig) -> Any:
     except ImportError as exc:
         log.warning("no simulated table (%s): replaying the demo log", exc)
         return None
-    recognizer, why = load_recognizer()
+    if config.perfect_vision:
+        recognizer, why = None, "perfect vision"
+    else:
+        recognizer, why = load_recognizer()
     game = SimulatedGame(config.seed, pace=config.pace, recognizer=recognizer)
     game.note = "" if recognizer is not None else f"{why}: the simulator's own sightings stand in"
     return game

@@ -51,7 +51,7 @@ class SimulatedTable:
         seed: int,
         *,
         seats: Sequence[str] = ("Ana", "Ben", "Cal", "Dee"),
-        size: tuple[int, int] = (960, 540),
+        size: tuple[int, int] = (1280, 720),
         fps: float = 20.0,
         pace: float = 1.0,
         recognizer: Any = None,
@@ -151,11 +151,28 @@ class SimulatedTable:
     # -- the pipeline ----------------------------------------------------------------------
     def _sightings(self, frame: Any) -> list[Any]:
         if self.recognizer is not None:
-            sightings: list[Any] = self.recognizer.recognize(frame.image)
-            return sightings
+            # A label outside this game's decks (a Gnoming card, a joker in a game without
+            # jokers) is a misread: the tracker gets it as an unknown card.
+            return [
+                sg if self._in_deck(sg.card) else _unknown(sg)
+                for sg in self.recognizer.recognize(frame.image)
+            ]
         timing = self._timings.pop(frame.index)
         truth: list[Any] = self.sim.scene.ground_truth_sightings(self.renderer, timing)
         return truth
+
+    def _in_deck(self, label: str) -> bool:
+        from kiosk.games.cards import Card
+        from kiosk.games.errors import GameError
+        from vision.events import BACK, UNKNOWN
+
+        if label in (BACK, UNKNOWN):
+            return True
+        try:
+            card = Card.parse(label)
+        except (GameError, ValueError):
+            return False
+        return not card.is_joker or int(self.header.options.get("jokers", 0)) > 0
 
     def _ensure_tracker(self, frame: Any) -> None:
         if self._tracker is not None:
@@ -191,6 +208,14 @@ class SimulatedTable:
     def done(self) -> bool:
         """Every button event has been handed out (the hand is over on the table)."""
         return self._next_button >= len(self.buttons)
+
+
+def _unknown(sighting: Any) -> Any:
+    import dataclasses
+
+    from vision.events import UNKNOWN
+
+    return dataclasses.replace(sighting, card=UNKNOWN)
 
 
 class SimulatedGame:

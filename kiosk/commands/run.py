@@ -33,9 +33,7 @@ def register(sub: Any) -> None:
         metavar="SOURCE",
         help="simulator (default), replay:LOG.jsonl, picamera2, usb:N, or a video file or URL",
     )
-    p.add_argument(
-        "--store", metavar="PATH", help="the SQLite event store (default: user data folder)"
-    )
+    p.add_argument("--store", metavar="PATH", help="the SQLite event store (default: user data folder)")
     p.add_argument("--display", metavar="WxH", help="window size: 800x480, 1920x1080, 720x1280, ...")
     p.add_argument("--fullscreen", action="store_true", default=None, help="take the whole screen")
     p.add_argument("--four-colour", action="store_true", default=None, help="four-colour suits")
@@ -59,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
             game=args.game,
             seed=args.seed,
             camera=args.camera,
+            perfect_vision=args.perfect_vision,
             store=args.store,
             display=args.display,
             fullscreen=args.fullscreen,

@@ -107,3 +107,11 @@ def test_a_later_hand_is_filmed_and_pressed_on_the_session_clock_after_the_last(
     go = table.buttons[0].t_ns
     assert out[0].t_ns == 7 * S + table.offset_ns + go
     assert frame.t_ns - out[0].t_ns >= BUTTON_DELAY_NS
+
+
+def test_labels_outside_the_game_s_deck_reach_the_tracker_as_unknown() -> None:
+    from kiosk.app.simulated_table import SimulatedGame
+
+    table = SimulatedGame(5, size=(320, 180), fps=5.0).next_table([])
+    assert [table._in_deck(x) for x in ("7S", "10H", "UNKNOWN", "BACK")] == [True] * 4
+    assert [table._in_deck(x) for x in ("G7", "MULLIGAN", "JOKER")] == [False] * 3
