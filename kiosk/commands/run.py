@@ -33,6 +33,12 @@ def register(sub: Any) -> None:
         metavar="SOURCE",
         help="simulator (default), replay:LOG.jsonl, picamera2, usb:N, or a video file or URL",
     )
+    p.add_argument(
+        "--perfect-vision",
+        action="store_true",
+        default=None,
+        help="simulated table: the simulator's own sightings instead of the card recognizer",
+    )
     p.add_argument("--store", metavar="PATH", help="the SQLite event store (default: user data folder)")
     p.add_argument("--display", metavar="WxH", help="window size: 800x480, 1920x1080, 720x1280, ...")
     p.add_argument("--fullscreen", action="store_true", default=None, help="take the whole screen")
