@@ -155,7 +155,7 @@ class ChooseGameMode(Mode):
         )
         area = area.inflate(-2 * lay.margin, -2 * lay.margin)
         if lay.portrait:
-            games_rect, opts_rect = split(area, 0.34, vertical=False, gap=lay.margin)
+            games_rect, opts_rect = split(area, 0.38, vertical=False, gap=lay.margin)
         else:
             games_rect, opts_rect = split(area, 0.32, vertical=True, gap=2 * lay.margin)
         self._draw_games(p, games_rect)
@@ -165,17 +165,18 @@ class ChooseGameMode(Mode):
         lay, pal = self.app.layout, self.app.palette
         px = lay.px("body")
         h = p.fonts.get(px).get_linesize() + lay.margin
-        if lay.portrait:
-            cols = 2
-            w = rect.width // cols
-            cells = [
-                pygame.Rect(rect.left + (i % cols) * w, rect.top + (i // cols) * h, w - lay.margin, h - 4)
-                for i in range(len(self.games))
-            ]
-        else:
-            cells = [
-                pygame.Rect(rect.left, rect.top + i * h, rect.width, h - 4) for i in range(len(self.games))
-            ]
+        # One game a row; two columns only when the rows would not fit.
+        cols = 1 if h * len(self.games) <= rect.height else 2
+        w = rect.width // cols
+        cells = [
+            pygame.Rect(
+                rect.left + (i % cols) * w,
+                rect.top + (i // cols) * h,
+                w - (lay.margin if cols > 1 else 0),
+                h - 4,
+            )
+            for i in range(len(self.games))
+        ]
         for i, ((name, cls), cell) in enumerate(zip(self.games, cells, strict=True)):
             selected = i == self.cursor
             bg = pal.selected if selected and not self.in_options else pal.panel

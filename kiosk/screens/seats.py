@@ -139,7 +139,7 @@ class SeatsMode(Mode):
         row_h = p.fonts.get(px).get_linesize() + lay.margin
         hint_px = lay.px("label")
         hint_h = p.fonts.get(hint_px).get_linesize()
-        fit = max(2, (area.height - hint_h) // row_h)
+        fit = max(2, (area.height - 2 * hint_h) // row_h)
         first = min(max(0, self.cursor - fit + 1), max(0, len(self.names) + 1 - fit))
         for n, i in enumerate(range(first, min(len(self.names) + 1, first + fit))):
             r = pygame.Rect(area.left, area.top + n * row_h, area.width, row_h - 4)
@@ -171,10 +171,6 @@ class SeatsMode(Mode):
             )
             p.text(right, (r.right - lay.margin, r.centery), hint_px, pal.dim, "midright")
         hint = "Pick a seat, then press the button of the player sitting there."
-        p.fit(
-            hint,
-            pygame.Rect(area.left, area.bottom - hint_h, area.width, hint_h),
-            hint_px,
-            pal.dim,
-            "midleft",
+        p.wrap(
+            hint, pygame.Rect(area.left, area.bottom - 2 * hint_h, area.width, 2 * hint_h), hint_px, pal.dim
         )
