@@ -27,8 +27,15 @@ ensure_venv() {
     local stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)-${extra:-base}"
     if [ ! -f "$stamp" ]; then
         echo "Installing the kiosk${extra:+ with [$extra]} into .venv ..." >&2
-        .venv/bin/python -m pip install --disable-pip-version-check -q --upgrade pip >&2
-        .venv/bin/python -m pip install --disable-pip-version-check -q -e "$spec" >&2
+        # pip's and the build backend's chatter goes to a log, shown only if it fails.
+        if ! { .venv/bin/python -m pip install --disable-pip-version-check -q --upgrade pip &&
+               .venv/bin/python -m pip install --disable-pip-version-check -q -e "$spec"; } \
+               >.venv/pip-install.log 2>&1; then
+            tail -n 30 .venv/pip-install.log >&2
+            echo "error: installing the kiosk failed (full log: .venv/pip-install.log)." >&2
+            echo "Check the network access to the Python package index and run again." >&2
+            exit 2
+        fi
         touch "$stamp"
     fi
 }
