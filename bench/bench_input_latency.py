@@ -10,7 +10,7 @@ video driver, 800x480), in the middle of a Nerts hand:
 - **keyboard**: a key press posted to SDL's event queue from another thread, read by the loop
   on the display thread (it polls at least every 20 ms), which switches screens.
 
-Run: ``python bench/bench_input_latency.py [--inputs 200]``
+Run: ``python bench/bench_input_latency.py [--inputs 200] [--display 1920x1080]``
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from kiosk.app.loop import App  # noqa: E402
 from kiosk.app.paint import SurfacePainter  # noqa: E402
 from kiosk.app.runner import PygameInput  # noqa: E402
 from kiosk.app.sound import SoundCues  # noqa: E402
-from kiosk.config import KioskConfig  # noqa: E402
+from kiosk.config import KioskConfig, parse_display  # noqa: E402
 from kiosk.screens import PlayMode  # noqa: E402
 
 
@@ -45,10 +45,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def build_app(store: Path) -> App:
+def build_app(store: Path, size: tuple[int, int]) -> App:
     pygame.display.init()
     pygame.font.init()
-    screen = pygame.display.set_mode((800, 480))
+    screen = pygame.display.set_mode(size)
     painter = SurfacePainter(screen)
     config = KioskConfig(camera="replay:bench", fps=60)
     app = App(config, painter=painter, sounds=SoundCues(enabled=False), store_path=store,
@@ -108,12 +108,14 @@ def drive(app: App, make_input: str, count: int, rng: random.Random) -> list[flo
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=200, help="inputs per path")
+    parser.add_argument("--display", default="800x480", help="screen size, e.g. 1920x1080")
     args = parser.parse_args(argv)
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
-        app = build_app(Path(tmp) / "bench.sqlite3")
+        size = parse_display(args.display)
+        app = build_app(Path(tmp) / "bench.sqlite3", size)
         print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
-        print("input-to-frame latency, 800x480, Nerts play screen (ms):")
+        print(f"input-to-frame latency, {size[0]}x{size[1]}, Nerts play screen (ms):")
         ok = True
         for path in ("queue", "keyboard"):
             ms = drive(app, path, args.inputs, rng)
