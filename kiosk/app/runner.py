@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import queue
+import sys
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -39,6 +40,8 @@ class RunResult:
     finished: bool
     totals: dict[str, int]
     screenshots: tuple[str, ...]
+    headless: bool = False
+    """It ran without a display (asked for, or none was there)."""
 
 
 def default_store_path() -> Path:
@@ -129,6 +132,35 @@ def _stamped(command: Any, t_ns: int) -> Any:
     return dataclasses.replace(command, t_ns=t_ns)
 
 
+HEADLESS_DIR = Path("runs") / "headless"
+"""Where a kiosk started without a display writes its screenshots and rulings (unless told)."""
+
+
+def _headless_without_display(config: KioskConfig) -> KioskConfig:
+    """With no display to open (SDL finds only its off-screen driver), runs headless: periodic
+    screenshots and a text log under ``runs/headless/`` unless the config names other places."""
+    if config.headless:
+        return config
+    import pygame
+
+    try:
+        pygame.display.init()
+        driver = pygame.display.get_driver()
+    except pygame.error:
+        driver = "none"
+    finally:
+        pygame.display.quit()
+    if driver not in ("offscreen", "dummy", "none"):
+        return config
+    shots = config.screenshot_dir or str(HEADLESS_DIR / "screenshots")
+    text = config.text_log or str(HEADLESS_DIR / "rulings.txt")
+    Path(shots).expanduser().mkdir(parents=True, exist_ok=True)
+    Path(text).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    print(f"kiosk run: no display: running headless; screenshots in {shots}, rulings in {text}",
+          file=sys.stderr)
+    return config.replace(headless=True, screenshot_dir=shots, text_log=text)
+
+
 def _open_text_log(config: KioskConfig) -> TextIO | None:
     if not config.text_log:
         return None
@@ -181,6 +213,7 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             raise KioskStartError(f"cannot replay: {exc}") from None
         feed = LogFeed(table_events, pace=config.pace)
 
+    config = _headless_without_display(config)
     text_log = _open_text_log(config)
     shots: list[str] = []
     with _display(config) as screen:
@@ -302,6 +335,7 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
         finished=bool(report and report.finished),
         totals=dict(report.totals) if report else {},
         screenshots=tuple(shots),
+        headless=config.headless,
     )
 
 

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         except (ConfigError, KioskStartError) as exc:
             print(f"kiosk demo: {exc}", file=sys.stderr)
             return 2
-    if config.headless:
+    if result.headless:
         totals = ", ".join(f"{s} {t}" for s, t in result.totals.items()) or "no scores"
         state = "game over" if result.finished else "game not finished"
         print(
