@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # ``kiosk`` alone runs the embedded default: ``kiosk run``.
+    args = parser.parse_args(["run"] if not (sys.argv[1:] if argv is None else argv) else argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
