@@ -96,3 +96,17 @@ def test_sounds_load_through_the_mixer() -> None:
     assert sounds.available
     sounds.play("fanfare")
     assert sounds.played == ["fanfare"]
+
+
+def test_without_a_display_the_kiosk_runs_headless_with_screenshots_and_a_text_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kiosk.app.runner import _headless_without_display
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    cfg = _headless_without_display(KioskConfig(text_log=str(tmp_path / "mine.txt")))
+    assert cfg.headless
+    assert cfg.screenshot_dir == str(Path("runs") / "headless" / "screenshots") and cfg.text_log.endswith("mine.txt")
+    assert (tmp_path / "runs" / "headless" / "screenshots").is_dir()
+    assert "no display: running headless" in capsys.readouterr().err
