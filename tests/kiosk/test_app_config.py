@@ -107,6 +107,7 @@ def test_without_a_display_the_kiosk_runs_headless_with_screenshots_and_a_text_l
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     cfg = _headless_without_display(KioskConfig(text_log=str(tmp_path / "mine.txt")))
     assert cfg.headless
-    assert cfg.screenshot_dir == str(Path("runs") / "headless" / "screenshots") and cfg.text_log.endswith("mine.txt")
+    assert cfg.screenshot_dir == str(Path("runs") / "headless" / "screenshots")
+    assert cfg.text_log.endswith("mine.txt")
     assert (tmp_path / "runs" / "headless" / "screenshots").is_dir()
     assert "no display: running headless" in capsys.readouterr().err
