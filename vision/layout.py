@@ -259,8 +259,10 @@ class NertsLayout(TableLayout):
             x = cx + (c - (cols - 1) / 2) * FOUNDATION_PITCH[0]
             y = cy + (r - (rows - 1) / 2) * FOUNDATION_PITCH[1]
             self.slots[(None, "foundation", k)] = Slot(None, "foundation", k, Pose(x, y, 0.0))
-        half_w = (cols - 1) / 2 * FOUNDATION_PITCH[0] + CARD_W_MM
-        half_h = (rows - 1) / 2 * FOUNDATION_PITCH[1] + CARD_H_MM
+        # Half a card and a little more around the slots: a card slid under a seat's work pile
+        # sticks out toward the centre, and must still count as that seat's.
+        half_w = (cols - 1) / 2 * FOUNDATION_PITCH[0] + CARD_H_MM / 2 + 15.0
+        half_h = (rows - 1) / 2 * FOUNDATION_PITCH[1] + CARD_H_MM / 2 + 15.0
         self.centre_box = (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
 
     def foundation_slots(self) -> list[Slot]:

@@ -172,7 +172,9 @@ class TrackerSettings:
     """How far a card may reappear from where it was last seen resting, to count as lifted from there."""
     link_ns: int = 1_500_000_000
     """How long after it was last seen resting."""
-    max_speed_mm_s: float = 4000.0
+    max_speed_mm_s: float = 3000.0
+    track_gap_ns: int = 250_000_000
+    """A moving card unseen for longer starts a new track when seen again."""
     latency_ns: int = 1_500_000_000
     """Events are released in time order once they are this old (a landing is judged a little later)."""
     confirm_count: int = 3
@@ -364,11 +366,15 @@ class TableTracker:
                     if shift <= 3 * self.rest_px:
                         pairs.append((shift, i, tr))
                         continue
-                    # A resting card lifted out of sight under the hand and seen again in the air.
-                    if dist <= s.link_mm and dt <= s.link_ns:
+                    # A card resting in a seat's layout, lifted (often out of sight under the hand)
+                    # and seen again in the air. Cards on foundations never leave.
+                    in_layout = tr.place is not None and tr.place[0] is not None
+                    if in_layout and dist <= s.link_mm and dt <= s.link_ns:
                         pairs.append((100.0 + dist, i, tr))
                     continue
-                gate = 40.0 + s.max_speed_mm_s * dt / 1e9
+                if dt > s.track_gap_ns or (len(tr.obs) == 1 and dt > 60_000_000):
+                    continue
+                gate = (20.0 if len(tr.obs) == 1 else 40.0) + s.max_speed_mm_s * dt / 1e9
                 if dist <= gate:
                     # Cost: pixels from where its motion so far puts it now. A moving card that lands
                     # on a resting card of the same face (a race, §6.1) keeps its own track.
