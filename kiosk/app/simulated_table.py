@@ -9,9 +9,10 @@ on the app's queue, where they are logged and refereed like a real camera's.
 
 What a camera cannot see comes from the bots' buttons, as at a real table: the
 "Go", stuck declarations, the "Nerts!" call, the end-of-hand counts and the end
-of the hand. They are released in time order with the frames, a little after
-their time (:data:`BUTTON_DELAY_NS`), so the tracker has reported every card that
-landed before them.
+of the hand. A press goes into the log just before the first tracked event that
+happened after it, or :data:`BUTTON_DELAY_NS` after its time at the latest (the
+tracker reports a landing a while after it, once the hand has left the card), so
+the log stays in time order.
 
 When the recognizer's model is not installed, the simulator's own sightings (what
 a perfect recognizer would report) stand in for it, and the kiosk says so.
@@ -35,8 +36,10 @@ log = logging.getLogger(__name__)
 
 BUTTON_EVENTS = frozenset({"hand_start", "stuck", "call", "count", "hand_end"})
 """Events a camera does not make: they come from the seats' buttons and the end-of-hand audit."""
-BUTTON_DELAY_NS = 400_000_000
-"""How long a button event waits behind the frames (the tracker reports a landing a few frames late)."""
+BUTTON_DELAY_NS = 2_500_000_000
+"""How long a button event waits behind the frames: the tracker reports a landing once the hand
+that carried the card has left it, up to about 1.5 s later, and every landing before a button
+press must reach the log before the press does."""
 
 
 class SimulatedTable:
@@ -188,21 +191,23 @@ class SimulatedTable:
         sightings = self._sightings(frame)
         if self.recognizer is not None:
             self._timings.pop(frame.index, None)
-        seen = list(self._tracker.feed(frame, sightings))
+        seen: list[TableEvent] = []
+        for event in sorted(self._tracker.feed(frame, sightings), key=lambda e: e.t_ns):
+            # A press before a landing goes into the log before it.
+            self._press_until(event.t_ns - self._mono(0), seen)
+            seen.append(event)
         scene_t = frame.t_ns - self._mono(0)
-        while (
-            self._next_button < len(self.buttons)
-            and self.buttons[self._next_button].t_ns <= scene_t - BUTTON_DELAY_NS
-        ):
-            e = self.buttons[self._next_button]
-            seen.append(TableEvent(e.type, self._mono(e.t_ns), e.err_ns, e.seat, e.data))
-            self._next_button += 1
+        self._press_until(scene_t - BUTTON_DELAY_NS, seen)
         if scene_t > self.sim.scene.end_ns + BUTTON_DELAY_NS:
-            for e in self.buttons[self._next_button :]:
-                seen.append(TableEvent(e.type, self._mono(e.t_ns), e.err_ns, e.seat, e.data))
-            self._next_button = len(self.buttons)
-        seen.sort(key=lambda e: e.t_ns)
+            self._press_until(1 << 62, seen)
         return seen
+
+    def _press_until(self, t_ns: int, out: list[TableEvent]) -> None:
+        """Releases the button events up to table time ``t_ns`` into ``out``, in order."""
+        while self._next_button < len(self.buttons) and self.buttons[self._next_button].t_ns <= t_ns:
+            e = self.buttons[self._next_button]
+            out.append(TableEvent(e.type, self._mono(e.t_ns), e.err_ns, e.seat, e.data))
+            self._next_button += 1
 
     @property
     def done(self) -> bool:

@@ -22,14 +22,14 @@ from kiosk.app.simulated_table import BUTTON_EVENTS, SimulatedTable  # noqa: E40
 from kiosk.screens import PlayMode  # noqa: E402
 from tests.kiosk.app_support import FakeClock, S, make_app  # noqa: E402
 
-SECONDS = 7.0
+SECONDS = 5.6
 """How much of the hand the test films (rendering is the slow part)."""
 
 
 @pytest.mark.slow
 def test_the_first_seconds_of_a_simulated_hand_reach_the_referee(tmp_path: Path) -> None:
-    table = SimulatedTable(3, size=(640, 360), fps=15.0, pace=1_000.0)
-    truth = [e for e in table.sim.hand.events if e.type == "foundation_play" and e.t_ns < (SECONDS - 1) * S]
+    table = SimulatedTable(3, size=(1280, 720), fps=20.0, pace=1_000.0)
+    truth = [e for e in table.sim.hand.events if e.type == "foundation_play" and e.t_ns < (SECONDS - 1.5) * S]
     assert truth, "the seed should play to the foundations early"
     assert all("deal" not in e.data for e in table.buttons), "a kiosk is not told the deal"
     clock = FakeClock()
