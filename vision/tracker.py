@@ -62,6 +62,10 @@ REST_PX = 1.6
 """Largest robust displacement (pixels) of a card at rest over a few frames, for cards about
 :data:`REF_CARD_PX` tall; scaled with the cards' size in the image (never below 1 px)."""
 REF_CARD_PX = 62.0
+STANDARD_FACES: tuple[str, ...] = tuple(
+    r + s for s in "CDHS" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+)
+"""The faces of a standard deck: what a Nerts table holds (jokers only with ``jokers = 2``)."""
 MIN_ERR_NS = 1_000_000
 """Smallest landing-time uncertainty the tracker claims (1 ms)."""
 SIDE_NOISE_PX = 0.3
@@ -227,19 +231,30 @@ def estimate_landing(
         return first_rest.t_ns, max(MIN_ERR_NS, period)
     ux, uy = ux / n, uy / n
 
-    def lead(b: Sequence[float]) -> float:
-        # The side facing the way it travels: the hand holds the other end.
-        return max(b[0] * ux, b[2] * ux) + max(b[1] * uy, b[3] * uy)
+    # On each axis, measure on a side the hand does not cover: one that did not change between the
+    # moment the card stopped (hand still on it) and its final rest (hand gone). If both sides kept
+    # still, the side facing the way it travelled.
+    early = obs[max(0, len(obs) - rest_n - 3)]
+    lead_x = 2 if ux > 0 else 0
+    lead_y = 3 if uy > 0 else 1
+    sx = (
+        lead_x
+        if abs(early.box[lead_x] - rb[lead_x]) <= 0.75 or abs(early.box[2 - lead_x] - rb[2 - lead_x]) > 0.75
+        else 2 - lead_x
+    )
+    sy = (
+        lead_y
+        if abs(early.box[lead_y] - rb[lead_y]) <= 0.75 or abs(early.box[4 - lead_y] - rb[4 - lead_y]) > 0.75
+        else 4 - lead_y
+    )
 
     def when(o: Observation) -> int:
         if abs(uy) < 0.3:
             return o.t_ns
-        return o.row_t_ns(o.box[3] if uy > 0 else o.box[1])
-
-    lead_rest = lead(rb)
+        return o.row_t_ns(o.box[sy])
 
     def togo(o: Observation) -> float:
-        return lead_rest - lead(o.box)
+        return ux * (rb[sx] - o.box[sx]) + uy * (rb[sy] - o.box[sy])
 
     seq = [(when(o), togo(o)) for o in list(moving) + list(rest)]
     # How much the leading side wobbles at rest sets what counts as still moving.
@@ -299,7 +314,10 @@ class TableTracker:
         settings: TrackerSettings | None = None,
         *,
         min_score: float = 0.0,
+        labels: frozenset[str] | None = None,
     ) -> None:
+        self.labels = labels
+        """The card labels this table can hold (others are misreads); None accepts every face."""
         self.layout = layout
         self.calibration = calibration
         self.settings = settings or TrackerSettings()
@@ -317,7 +335,13 @@ class TableTracker:
     def observe(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[Observation]:
         """Places a frame's sightings on the table and in time."""
         out: list[Observation] = []
-        items = [s for s in sightings if s.card not in (BACK, UNKNOWN) and s.score >= self.min_score]
+        items = [
+            s
+            for s in sightings
+            if s.card not in (BACK, UNKNOWN)
+            and s.score >= self.min_score
+            and (self.labels is None or s.card in self.labels)
+        ]
         if not items:
             return out
         centres = [s.center for s in items]
@@ -543,10 +567,12 @@ class NertsTracker:
         *,
         t0_ns: int = 0,
         min_score: float = 0.0,
+        jokers: bool = False,
     ) -> None:
         self.layout = layout
         self.settings = settings or TrackerSettings()
-        self.table = TableTracker(layout, calibration, self.settings, min_score=min_score)
+        labels = frozenset(STANDARD_FACES + (("JOKER",) if jokers else ()))
+        self.table = TableTracker(layout, calibration, self.settings, min_score=min_score, labels=labels)
         self.t0_ns = t0_ns
         self.piles: list[_Pile] = []
         self._pending: list[TableEvent] = []
