@@ -52,7 +52,15 @@ from typing import Any
 
 from kiosk.games.cards import GnomeCard
 from kiosk.games.errors import InvalidActionError
-from kiosk.games.gnoming import GnomingOptions, deck_counts, first_out_adjustment, game_winners, grid_score
+from kiosk.games.gnoming import (
+    GnomingOptions,
+    GridView,
+    deck_counts,
+    first_out_adjustment,
+    game_winners,
+    grid_score,
+)
+from kiosk.games.gnoming_referee_view import GnomingTableView
 from kiosk.games.gnoming_scoring import parse_pos, pos_name
 from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
 
@@ -438,6 +446,57 @@ class GnomingReferee(Referee):
             won = [self.seats[i] for i in game_winners(self.scores)]
             self._rule(e, "game_end", f"game over: {' and '.join(won)} "
                        f"{'share the win' if len(won) > 1 else 'wins'}", tuple(won))
+
+    def public_view(self) -> GnomingTableView:
+        """What everyone at the table can see: the grids' face-up cards, the pile tops, the turn.
+
+        >>> ref = GnomingReferee(["Eve", "Finn"], GnomingOptions())
+        >>> _ = ref.feed(TableEvent("round_start", 0, data={"piles": {"A": "G5", "B": "G3"}}))
+        >>> _ = ref.feed(TableEvent("flip", 1, seat="Eve", data={"pos": "11", "card": "G7"}))
+        >>> v = ref.public_view()
+        >>> v.round_number, v.stage, v.to_play, str(v.pile_a), str(v.pile_b)
+        (1, 'flip', 0, 'G5', 'G3')
+        >>> [str(c) for c in v.grids[0].cards if c is not None], v.grids[0].face_down, v.grids[1].face_down
+        (['G7'], 8, 9)
+        """
+        scores = tuple(tuple(row) for row in self.scores)
+        r = self.round
+        if r is None:
+            grids = tuple(GridView(name, (None,) * 9, 9) for name in self.seats)
+            return GnomingTableView(0, self.opts.rounds, "deal", None, grids, None, None, 0, None, None, 0,
+                                    (), scores)
+        grids = tuple(
+            GridView(name, tuple(r.revealed.get(q, r.grids[q])), sum(c is None for c in r.grids[q])
+                     if q not in r.revealed else 0)
+            for q, name in enumerate(self.seats)
+        )
+        over = r.stage == "scored" and len(self.scores) == self.opts.rounds
+        playing = r.stage in ("flip", "draw", "place")
+        return GnomingTableView(
+            round_number=r.number,
+            rounds_total=self.opts.rounds,
+            stage="over" if over else r.stage,
+            to_play=r.player if playing else None,
+            grids=grids,
+            pile_a=r.piles["A"][-1] if r.piles.get("A") else None,
+            pile_b=r.piles["B"][-1] if r.piles.get("B") else None,
+            draw_pile=r.deck,
+            held=r.held if r.held_known else None,
+            finisher=r.finisher,
+            final_turns_left=r.final_left if r.finisher is not None and playing else 0,
+            hazard_flippers=tuple(r.hazard_window),
+            round_scores=scores,
+        )
+
+    def report(self) -> RefereeReport:
+        """The report with the table's score corrections applied; once every round is scored the
+        winners follow the corrected rounds (§7): the lowest total wins, a tie goes to the lowest
+        last-round score, and a tie on that too shares the win."""
+        rep = super().report()
+        if self._corrections and rep.finished:
+            rounds = [[row.get(name, 0) for name in self.seats] for row in rep.hands]
+            rep.winners = [self.seats[i] for i in game_winners(rounds)]
+        return rep
 
     def _report(self) -> RefereeReport:
         finished = len(self.scores) == self.opts.rounds

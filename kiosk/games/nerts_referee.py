@@ -50,6 +50,7 @@ from kiosk.games.nerts_layout import (
     turn_stock,
 )
 from kiosk.games.nerts_options import NertsOptions
+from kiosk.games.nerts_referee_view import NertsPileView, NertsSeatTally, NertsTableView
 from kiosk.games.nerts_scoring import game_end, hand_score
 from kiosk.games.referee import (
     NS_PER_S,
@@ -922,7 +923,92 @@ class NertsReferee(Referee):
             names = " and ".join(self.seats[s] for s in tied)
             self._rule(t, "tie_for_win", f"{names} tie for the lead on {best}: another hand", tied)
 
+    # -- public view ------------------------------------------------------------------------
+    def public_view(self) -> NertsTableView:
+        """What everyone at the table can see: foundations, each seat's F and N, stuck flags.
+
+        >>> from kiosk.games.nerts_options import NertsOptions
+        >>> ref = NertsReferee(["Ana", "Ben"], NertsOptions())
+        >>> _ = ref.feed(TableEvent("hand_start", 0))
+        >>> _ = ref.feed(TableEvent("foundation_play", 10, seat="Ben", data={"card": "AC", "pile": "F1",
+        ...                                                                  "from": "nerts"}))
+        >>> v = ref.public_view()
+        >>> v.hand, v.phase, [(p.pid, str(p.top), p.cards) for p in v.foundations]
+        (1, 'play', [('F1', 'AC', 1)])
+        >>> [(s.seat, s.foundation_count, s.nerts_count) for s in v.seats]
+        [('Ana', 0, 13), ('Ben', 1, 12)]
+        """
+        hand = self.hand
+        found = [0] * self.n
+        piles: list[NertsPileView] = []
+        if hand is not None:
+            for i, pile in enumerate(hand.order, start=1):
+                top = pile.faces[-1] if pile.faces else pile.cards[-1]
+                piles.append(NertsPileView(pile.pid, i, pile.suit, pile.level, top, len(pile.cards),
+                                           pile.complete))
+                for c in pile.cards:
+                    if 0 <= c.deck < self.n:
+                        found[c.deck] += 1
+        seats = tuple(
+            NertsSeatTally(name, found[s], self._nerts_known(hand, s),
+                           bool(hand is not None and s < len(hand.stuck) and hand.stuck[s]), self.totals[s])
+            for s, name in enumerate(self.seats)
+        )
+        if self.over:
+            phase = "over"
+        elif hand is None:
+            phase = "deal"
+        else:
+            phase = hand.phase
+        caller = hand.caller if hand is not None else None
+        if caller is None and hand is None and self.details:
+            named = self.details[-1].get("caller")
+            caller = self.seats.index(named) if isinstance(named, str) else None
+        return NertsTableView(
+            hand=self.hands_played,
+            phase=phase,
+            foundations=tuple(piles),
+            seats=seats,
+            resets=hand.resets if hand is not None else 0,
+            caller=self.seats[caller] if caller is not None else None,
+            hand_scores=tuple(tuple(h) for h in self.hand_scores),
+            hand_over=self.hands_played > 0 and (hand is None or hand.phase != "play"),
+            game_over=self.over,
+            winners=tuple(self.seats[w] for w in self.winners),
+        )
+
+    def _nerts_known(self, hand: _Hand | None, seat: int) -> int | None:
+        """A seat's Nerts-pile count as the table knows it (§12), or None."""
+        if hand is None:
+            return None
+        counted = hand.counts.get(seat, (None, None))[0]
+        if counted is not None:
+            return counted
+        if hand.tracked and hand.layouts:
+            return len(hand.layouts[seat].nerts)
+        if hand.caller == seat:
+            return 0
+        return max(0, self.opts.nerts_pile_size - hand.nerts_out[seat])
+
     # -- report -------------------------------------------------------------------------------
+    def report(self) -> RefereeReport:
+        """The report with the table's score corrections applied; the end of the game and its
+        winners follow the corrected hands (§8.1): after each hand, once some total reaches
+        ``target_score`` the highest total wins, and a tie for it plays on (``tie_break =
+        play_on``) or shares the win (``shared``). While a hand is in play the game goes on."""
+        rep = super().report()
+        if not self._corrections or (self.hand is not None and self.hand.phase == "play"):
+            return rep
+        running = [0] * self.n
+        over, reached = False, False
+        winners: list[int] = []
+        for scores in rep.hands:
+            running = [t + scores.get(name, 0) for t, name in zip(running, self.seats, strict=True)]
+            over, winners, reached = game_end(running, reached, self.opts.target_score, self.opts.tie_break)
+        rep.finished = over
+        rep.winners = [self.seats[w] for w in winners]
+        return rep
+
     def _report(self) -> RefereeReport:
         hands = [dict(zip(self.seats, h, strict=True)) for h in self.hand_scores]
         totals = list(self.totals)

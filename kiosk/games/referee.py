@@ -312,6 +312,13 @@ class Referee(ABC):
         self._last_t = last_t
         return [Ruling(event.t_ns, "undo", f"undone: {undone.type} at {format_seconds(undone.t_ns)} s")]
 
+    def public_view(self) -> object | None:
+        """What everyone at the table can see, as a frozen dataclass (``STYLE.md``, "What the
+        kiosk may show"); the kiosk draws the play screen from it and never from the referee.
+        Every game's referee returns its own view; None means the game has none, and the play
+        screen then shows only each seat's total."""
+        return None
+
     def report(self) -> RefereeReport:
         """The current rulings, infractions and scores (with corrections applied)."""
         rep = self._report()

@@ -39,11 +39,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.games.cards import Card, format_cards
+from kiosk.games.cards import Card, Rank, format_cards
 from kiosk.games.errors import InvalidActionError
 from kiosk.games.melds import Arrangement, best_arrangement, card_points, is_valid_set, score_laid_out
 from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
 from kiosk.games.rummy import Cadence, RummyOptions, winners
+from kiosk.games.rummy_referee_view import RummyTableView
 
 __all__ = ["RummyReferee"]
 
@@ -498,6 +499,50 @@ class RummyReferee(Referee):
         to_draw = tuple(p for p in h.drawers if not h.drew[p])
         to_hold = tuple(p for p in h.drawers if h.drew[p] and not h.held[p])
         return Cadence("draw", h.in_final_round, to_draw, to_hold, False, not to_draw and not to_hold, False)
+
+    def public_view(self) -> RummyTableView:
+        """What everyone at the table can see: the call, who is waited for, the pile tops.
+
+        >>> ref = RummyReferee(["Ana", "Ben"], RummyOptions(hands=(3,)))
+        >>> _ = ref.feed(TableEvent("hand_start", 0, data={"piles": {"Ana": "2S", "Ben": "9D"}}))
+        >>> _ = ref.feed(TableEvent("call", 1, data={"call": "draw"}))
+        >>> _ = ref.feed(TableEvent("draw", 2, seat="Ben", data={"from": "pool"}))
+        >>> v = ref.public_view()
+        >>> v.hand_number, v.wild_rank.name, v.phase, v.waiting, v.cadence.waiting_to_draw, v.next_call
+        (1, 'THREE', 'draw', (0, 1), (0,), 'discard')
+        >>> [str(c) for c in v.pile_tops], v.pool
+        (['2S', '9D'], 199)
+        """
+        h = self.hand
+        k = self.k
+        cadence = self.cadence()
+        if h is None:
+            over = len(self.scores) == len(self.opts.hands)
+            return RummyTableView(len(self.scores), len(self.opts.hands), 0, None, "over" if over else "deal",
+                                  False, cadence, (), "draw", (None,) * k, (0,) * k, 0, (False,) * k,
+                                  self.caller)
+        waiting: tuple[int, ...] = ()
+        if h.phase == "draw":
+            waiting = tuple(p for p in h.drawers if not h.held[p])
+        elif h.phase == "discard":
+            waiting = tuple(p for p in h.drawers if not h.discarded[p])
+        over = h.phase == "scored" and len(self.scores) == len(self.opts.hands)
+        return RummyTableView(
+            hand_number=h.number,
+            hands_total=len(self.opts.hands),
+            hand_size=h.size,
+            wild_rank=Rank(h.size),
+            phase="over" if over else h.phase,
+            final_round=h.in_final_round or h.final,
+            cadence=cadence,
+            waiting=waiting,
+            next_call="discard" if h.phase == "draw" else "draw",
+            pile_tops=tuple(p[-1] if p else None for p in h.piles),
+            pile_sizes=tuple(len(p) for p in h.piles),
+            pool=h.pool,
+            out=tuple(h.out),
+            caller=self.caller,
+        )
 
     def _report(self) -> RefereeReport:
         totals = {s: sum(r[s] for r in self.scores) for s in self.seats}

@@ -35,6 +35,7 @@ The event types are documented, with an example each, in ``docs/table-log.md``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,7 @@ from typing import Any
 from kiosk.games.cards import Card, Suit
 from kiosk.games.errors import InvalidActionError
 from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+from kiosk.games.smear_referee_view import SmearTableView
 from kiosk.games.smear_rules import (
     MAX_BID,
     MIN_BID,
@@ -516,7 +518,108 @@ class SmearReferee(Referee):
             self._flag(event, "incomplete_hand", f"hand {hand.number} ended during the auction: not scored")
             self._rows.append((None, (0, 0), "ended during the auction"))
 
+    # -- public view -------------------------------------------------------------------------
+    def public_view(self) -> SmearTableView:
+        """What everyone at the table can see: the auction, the contract, trump, the trick in
+        play, tricks won, the shown discards and the team scores.
+
+        >>> ref = SmearReferee(["Ana", "Ben", "Cal", "Dee"], SmearOptions(blind_cards=0))
+        >>> _ = ref.feed(TableEvent("deal", 0, seat="Ana"))
+        >>> _ = ref.feed_all(TableEvent("pass" if s != "Cal" else "bid", t, seat=s, data={"bid": 3})
+        ...                  for t, s in ((1, "Ben"), (2, "Cal"), (3, "Dee"), (4, "Ana")))
+        >>> _ = ref.feed(TableEvent("play", 5, seat="Cal", data={"card": "AH"}))
+        >>> v = ref.public_view()
+        >>> v.hand, v.phase, v.calls, v.bidder, v.bid, v.trump.letter, v.to_play
+        (1, 'play', ((1, None), (2, 3), (3, None), (0, None)), 2, 3, 'H', 3)
+        """
+        hand = self._hand
+        scores = (self._scores[0], self._scores[1])
+        over = self._winner is not None
+        if hand is None:
+            return SmearTableView(0, None, "over" if over else "deal", (), None, None, 0, None, None, None,
+                                  None, None, (0,) * NUM_SEATS, None, scores, self._winner, over)
+        tricks = hand.tricks
+        to_bid: int | None = None
+        if not hand.auction_over and not hand.abandoned:
+            to_bid = auction_order(hand.dealer)[len(hand.calls)]
+        if over:
+            phase = "over"
+        elif hand.abandoned:
+            phase = "abandoned"
+        elif hand.score is not None:
+            phase = "scored"
+        elif tricks is None:
+            phase = "auction"
+        elif hand.played_out:
+            phase = "discards"
+        else:
+            phase = "play"
+        return SmearTableView(
+            hand=hand.number,
+            dealer=hand.dealer,
+            phase=phase,
+            calls=tuple(hand.calls),
+            to_bid=to_bid,
+            bidder=hand.bidder,
+            bid=hand.high,
+            trump=hand.trump if hand.trump is not None else hand.announced,
+            trick_number=None if tricks is None else tricks.trick_number,
+            current_trick=None if tricks is None else tricks.current,
+            last_trick=None if tricks is None else tricks.last,
+            to_play=tricks.to_play if tricks is not None and phase == "play" else None,
+            tricks_won=tuple(tricks.tricks_won(s) if tricks is not None else 0 for s in range(NUM_SEATS)),
+            discards=hand.discards,
+            team_scores=scores,
+            winner_team=self._winner,
+            game_over=over,
+        )
+
     # -- report -------------------------------------------------------------------------------
+    def report(self) -> RefereeReport:
+        """The report with the table's score corrections applied, shared by partners (§3: a
+        team's score belongs to both), and the end of the game re-decided on the corrected
+        hands with the game's own end rule (§9, :func:`~kiosk.games.smear_rules.settle_hand`):
+        after each hand, in order, the first hand that ends the game names the winners."""
+        rep = super().report()
+        if not self._corrections:
+            return rep
+        # A correction names one seat: its partner's entry follows (the later correction wins).
+        for c in self._corrections:
+            hand, seat = int(c.data["hand"]), self.seat_index(c.seat)
+            rep.hands[hand - 1][self.seats[(seat + 2) % NUM_SEATS]] = int(c.data["score"])
+        rep.totals = {name: sum(h.get(name, 0) for h in rep.hands) for name in self.seats}
+        team_names = self._team_name(0), self._team_name(1)
+        rep.extra["teams"] = {team_names[t]: rep.totals[self.seats[t]] for t in (0, 1)}
+        winner = self._corrected_winner(rep.hands)
+        rep.finished = winner is not None
+        rep.winners = [] if winner is None else [self.seats[winner], self.seats[winner + 2]]
+        return rep
+
+    def _corrected_winner(self, hands: Sequence[dict[str, int]]) -> int | None:
+        """The winning team on corrected hand scores (§9), or None while the game goes on."""
+        # The corrected change is what the table agreed after any cap: it is not capped again.
+        uncapped = dataclasses.replace(self.options, nonbidder_score_cap=None)
+        scored = [h for h, _, _ in self._rows]
+        scores = (0, 0)
+        for i, row in enumerate(hands):
+            deltas = (row.get(self.seats[0], 0), row.get(self.seats[1], 0))
+            score = scored[i] if i < len(scored) else None
+            if score is not None:
+                result = settle_hand(uncapped, scores, dataclasses.replace(score, deltas=deltas))
+                scores, winner = result.scores, result.winner
+            else:
+                # A hand without a contract (not scored, or corrected by hand only): no bidder to
+                # favour, so only one team over the target or a strictly higher score ends the game.
+                scores = (scores[0] + deltas[0], scores[1] + deltas[1])
+                target = self.options.target_score
+                reached = [t for t in (0, 1) if scores[t] >= target]
+                winner = None
+                if not self.options.win_requires_made_bid and reached and scores[0] != scores[1]:
+                    winner = reached[0] if len(reached) == 1 else (0 if scores[0] > scores[1] else 1)
+            if winner is not None:
+                return winner
+        return None
+
     def _report(self) -> RefereeReport:
         hands = [{self.seats[s]: d[team_of(s)] for s in range(NUM_SEATS)} for _, d, _ in self._rows]
         totals = {self.seats[s]: self._scores[team_of(s)] for s in range(NUM_SEATS)}

@@ -1,7 +1,9 @@
 """Gnoming A Round on the play screen: every seat's 3×3 grid and the two discard piles.
 
-Face-down cards are drawn as backs; the seat to play is highlighted; the tops
-of discard piles A and B are drawn as cards (``rules/gnoming.md`` §4).
+Drawn from the referee's public view
+(:class:`~kiosk.games.gnoming_referee_view.GnomingTableView`). Face-down cards are
+drawn as backs; the seat to play is highlighted; the tops of discard piles A and
+B are drawn as cards (``rules/gnoming.md`` §4).
 
 Glossary: **grid** (a seat's nine cards, three rows of three), **pile A / B**
 (the two face-up discard piles), **Hazard** (a card that lets the other seats
@@ -11,17 +13,18 @@ turn a card up), **finisher** (the seat that turned its last card up first).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
 from kiosk.app.paint import Painter
 from kiosk.app.theme import Layout, Palette
+from kiosk.games.gnoming_referee_view import GnomingTableView
 from kiosk.games.referee import RefereeReport
 from kiosk.screens.widgets import card_glyph
 
-__all__ = ["GnomingTable", "view_of", "draw_panel"]
+__all__ = ["GnomingTable", "table_of", "draw_panel"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,23 +40,26 @@ class GnomingTable:
     to_play: str
 
 
-def view_of(referee: Any) -> GnomingTable:
-    """The table view of a Gnoming referee's round in progress."""
-    seats = tuple(referee.seats)
-    r = getattr(referee, "round", None)
-    if r is None:
-        return GnomingTable("Waiting for the round", seats, tuple((None,) * 9 for _ in seats), "", "", "")
-    grids = tuple(tuple(str(c) if c is not None else None for c in g) for g in r.grids)
-    a = str(r.piles["A"][-1]) if r.piles.get("A") else ""
-    b = str(r.piles["B"][-1]) if r.piles.get("B") else ""
-    finisher = f" · {seats[r.finisher]} finished" if r.finisher is not None else ""
-    return GnomingTable(f"Round {r.number}: {r.stage}{finisher}", seats, grids, a, b, seats[r.player])
+def table_of(view: GnomingTableView, seats: Sequence[str]) -> GnomingTable:
+    """The table a Gnoming referee's public view shows, with seat names."""
+    names = tuple(seats)
+    grids = tuple(tuple(str(c) if c is not None else None for c in g.cards) for g in view.grids)
+    if view.round_number == 0:
+        return GnomingTable("Waiting for the round", names, grids, "", "", "")
+    a = str(view.pile_a) if view.pile_a is not None else ""
+    b = str(view.pile_b) if view.pile_b is not None else ""
+    finisher = f" · {names[view.finisher]} finished" if view.finisher is not None else ""
+    stage = "scored" if view.stage == "over" else view.stage
+    to_play = names[view.to_play] if view.to_play is not None else ""
+    return GnomingTable(f"Round {view.round_number}: {stage}{finisher}", names, grids, a, b, to_play)
 
 
 def draw_panel(
-    p: Painter, rect: pygame.Rect, view: Any, report: RefereeReport, lay: Layout, pal: Palette
+    p: Painter, rect: pygame.Rect, public: GnomingTableView, report: RefereeReport, lay: Layout, pal: Palette
 ) -> None:
-    """Draws the piles beside the heading, then the grids in as many columns as fit."""
+    """Draws the piles beside the heading, then the grids in as many columns as fit, from the
+    referee's public view."""
+    view = table_of(public, report.seats)
     label_px = lay.px("label")
     label_h = p.fonts.get(label_px).get_linesize()
     pw, ph = lay.card_size("body")

@@ -1,4 +1,5 @@
-"""The Nerts table on the play screen, drawn from :class:`~kiosk.games.nerts.NertsView`.
+"""The Nerts table on the play screen, drawn from the referee's public view
+(:class:`~kiosk.games.nerts_referee_view.NertsTableView`, ``NertsReferee.public_view()``).
 
 Top: the shared foundations, one card per pile showing its top face, with the
 pile's card count (a King-complete pile is dimmed). Below: one row per seat
@@ -10,81 +11,21 @@ panel by :mod:`kiosk.screens.play`.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from kiosk.app.paint import Painter
 from kiosk.app.theme import Layout, Palette
-from kiosk.games.nerts import FoundationView, NertsView, SeatView
+from kiosk.games.nerts_referee_view import NertsPileView, NertsTableView
 from kiosk.games.referee import RefereeReport
 from kiosk.screens.widgets import card_chip, card_glyph
 
-__all__ = ["draw_panel", "view_of"]
-
-
-def view_of(referee: Any) -> NertsView:
-    """The public view of a Nerts referee's table: the open hand's foundations and seats.
-
-    Nerts-pile counts come from the referee's layouts when it tracks them, else from
-    the cards seen leaving each Nerts pile (``rules/nerts.md`` §12), else from the
-    seat's own count at the end of the hand.
-    """
-    hand = getattr(referee, "hand", None)
-    seats = tuple(referee.seats)
-    totals = list(getattr(referee, "totals", [0] * len(seats)))
-    size = referee.opts.nerts_pile_size + referee.opts.jokers
-    piles: list[FoundationView] = []
-    found = [0] * len(seats)
-    seat_views = []
-    if hand is not None:
-        for i, pile in enumerate(hand.order, start=1):
-            top = pile.faces[-1] if pile.faces else pile.cards[-1]
-            piles.append(FoundationView(i, pile.suit, pile.level, top, len(pile.cards), pile.complete))
-            for c in pile.cards:
-                if 0 <= c.deck < len(found):
-                    found[c.deck] += 1
-    for s, name in enumerate(seats):
-        nerts: int | None = None
-        stuck = False
-        if hand is not None:
-            stuck = bool(hand.stuck[s]) if s < len(hand.stuck) else False
-            counted = hand.counts.get(s, (None, None))[0] if hasattr(hand, "counts") else None
-            if counted is not None:
-                nerts = counted
-            elif hand.tracked and hand.layouts:
-                nerts = len(hand.layouts[s].nerts)
-            elif s < len(hand.nerts_out):
-                nerts = 0 if hand.caller == s else max(0, size - hand.nerts_out[s])
-        seat_views.append(
-            SeatView(
-                seat=name,
-                nerts_count=nerts if nerts is not None else -1,
-                nerts_top=None,
-                waste_top=None,
-                work=(),
-                stock_count=0,
-                foundation_count=found[s],
-                stuck=stuck,
-                total=totals[s],
-            )
-        )
-    return NertsView(
-        hand=getattr(referee, "hands_played", 0),
-        phase=hand.phase if hand is not None else "deal",
-        foundations=tuple(piles),
-        seats=tuple(seat_views),
-        resets=hand.resets if hand is not None else 0,
-        hand_scores=tuple(tuple(h) for h in getattr(referee, "hand_scores", [])),
-        winners=(),
-        last_end="",
-    )
+__all__ = ["draw_panel"]
 
 
 def draw_panel(
-    p: Painter, rect: pygame.Rect, view: Any, report: RefereeReport, lay: Layout, pal: Palette
+    p: Painter, rect: pygame.Rect, view: NertsTableView, report: RefereeReport, lay: Layout, pal: Palette
 ) -> None:
-    """Draws foundations and seats of a Nerts view."""
+    """Draws foundations and seats of a Nerts referee's public view."""
     label_px = lay.px("label")
     label_h = p.fonts.get(label_px).get_linesize()
     body_px = lay.px("body")
@@ -96,12 +37,12 @@ def draw_panel(
     _seats(p, seats, view, lay, pal)
 
 
-def _foundations(p: Painter, rect: pygame.Rect, view: Any, lay: Layout, pal: Palette) -> None:
+def _foundations(p: Painter, rect: pygame.Rect, view: NertsTableView, lay: Layout, pal: Palette) -> None:
     label_px = lay.px("label")
     label_h = p.fonts.get(label_px).get_linesize()
     piles = list(view.foundations)
     heading = f"Foundations ({len(piles)})" if piles else "Foundations: none yet"
-    if getattr(view, "resets", 0):
+    if view.resets:
         heading += f" · resets {view.resets}"
     p.fit(heading, pygame.Rect(rect.left, rect.top, rect.width, label_h), label_px, pal.dim, "midleft")
     area = pygame.Rect(rect.left, rect.top + label_h, rect.width, rect.height - label_h)
@@ -130,11 +71,13 @@ def _foundations(p: Painter, rect: pygame.Rect, view: Any, lay: Layout, pal: Pal
             more = len(piles) - i
             p.text(f"+{more} more", (area.right, area.bottom), label_px, pal.dim, "bottomright")
             break
-        card_glyph(p, r, str(pile.top), lay, pal, dim=bool(pile.complete))
+        card_glyph(p, r, str(pile.top), lay, pal, dim=pile.complete)
         p.text(str(pile.cards), (r.centerx, r.bottom), label_px, pal.dim, "midtop")
 
 
-def _foundation_chips(p: Painter, area: pygame.Rect, piles: list[Any], lay: Layout, pal: Palette) -> None:
+def _foundation_chips(
+    p: Painter, area: pygame.Rect, piles: list[NertsPileView], lay: Layout, pal: Palette
+) -> None:
     """Many piles on a small screen: each pile's top as a one-line chip, row after row."""
     px = lay.px("body")
     h = p.fonts.get(px).get_linesize()
@@ -152,7 +95,7 @@ def _foundation_chips(p: Painter, area: pygame.Rect, piles: list[Any], lay: Layo
         x += w
 
 
-def _seats(p: Painter, rect: pygame.Rect, view: Any, lay: Layout, pal: Palette) -> None:
+def _seats(p: Painter, rect: pygame.Rect, view: NertsTableView, lay: Layout, pal: Palette) -> None:
     label_px = lay.px("label")
     label_h = p.fonts.get(label_px).get_linesize()
     body_px = lay.px("body")
@@ -167,7 +110,7 @@ def _seats(p: Painter, rect: pygame.Rect, view: Any, lay: Layout, pal: Palette) 
         values = (
             f"{seat.seat}{stuck}",
             str(seat.foundation_count),
-            str(seat.nerts_count) if seat.nerts_count >= 0 else "?",
+            str(seat.nerts_count) if seat.nerts_count is not None else "?",
             str(seat.total),
         )
         colours = (

@@ -13,17 +13,18 @@ whose "match" stood).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
 from kiosk.app.paint import Painter
 from kiosk.app.theme import Layout, Palette
 from kiosk.games.referee import RefereeReport
+from kiosk.games.rummy_referee_view import RummyTableView
 from kiosk.screens.widgets import card_chip
 
-__all__ = ["RummyTable", "view_of", "draw_panel", "next_call"]
+__all__ = ["RummyTable", "table_of", "draw_panel", "next_call"]
 
 CALL_WORDS = {
     "window": "wait for the call",
@@ -50,33 +51,31 @@ class RummyTable:
     out: tuple[str, ...]
 
 
-def view_of(referee: Any) -> RummyTable:
-    """The table view of a 3-13 referee's hand in progress."""
-    seats = tuple(referee.seats)
-    h = getattr(referee, "hand", None)
-    if h is None:
-        return RummyTable("Waiting for the deal", seats, "window", ("",) * len(seats), 0, (), ())
-    piles = tuple(str(p[-1]) if p else "" for p in h.piles)
-    waiting: tuple[str, ...] = ()
-    if h.phase == "draw":
-        waiting = tuple(seats[p] for p in h.drawers if not h.held[p])
-    elif h.phase == "discard":
-        waiting = tuple(seats[p] for p in h.drawers if not h.discarded[p])
-    out = tuple(seats[p] for p, o in enumerate(h.out) if o)
-    final = " · final round" if h.in_final_round else ""
-    return RummyTable(f"Hand {h.number}: {h.size} cards{final}", seats, h.phase, piles, h.pool, waiting, out)
+def table_of(view: RummyTableView, seats: Sequence[str]) -> RummyTable:
+    """The table a 3-13 referee's public view shows, with seat names."""
+    names = tuple(seats)
+    if view.hand_size == 0:
+        return RummyTable("Waiting for the deal", names, "window", ("",) * len(names), 0, (), ())
+    piles = tuple(str(c) if c is not None else "" for c in view.pile_tops)
+    waiting = tuple(names[p] for p in view.waiting)
+    out = tuple(names[p] for p, o in enumerate(view.out) if o)
+    final = " · final round" if view.final_round and view.phase in ("draw", "discard") else ""
+    phase = "scored" if view.phase == "over" else view.phase
+    heading = f"Hand {view.hand_number}: {view.hand_size} cards{final}"
+    return RummyTable(heading, names, phase, piles, view.pool, waiting, out)
 
 
-def next_call(referee: Any) -> str:
+def next_call(view: RummyTableView) -> str:
     """The caller's next word: ``"discard"`` after a "draw", else ``"draw"``."""
-    h = getattr(referee, "hand", None)
-    return "discard" if h is not None and h.phase == "draw" else "draw"
+    return view.next_call
 
 
 def draw_panel(
-    p: Painter, rect: pygame.Rect, view: Any, report: RefereeReport, lay: Layout, pal: Palette
+    p: Painter, rect: pygame.Rect, public: RummyTableView, report: RefereeReport, lay: Layout, pal: Palette
 ) -> None:
-    """Draws the call (large), the waiting seats, and one row per seat with its pile's top card."""
+    """Draws the call (large), the waiting seats, and one row per seat with its pile's top card,
+    from the referee's public view."""
+    view = table_of(public, report.seats)
     label_px, body_px, key_px = lay.px("label"), lay.px("body"), lay.px("key")
     label_h = p.fonts.get(label_px).get_linesize()
     y = rect.top

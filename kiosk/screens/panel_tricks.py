@@ -1,10 +1,11 @@
 """The trick games (Kierki, Smear) on the play screen: the current trick, trump, bids,
 tricks won and penalty cards taken.
 
-:func:`view_of` reads a referee's open deal into a :class:`TrickTable` (the
-public part only: cards played face up, calls made aloud, tricks taken);
-:func:`draw_panel` draws it. A referee that offers ``public_view()`` itself is
-drawn from that instead (see :func:`kiosk.screens.play.public_view`).
+:func:`draw_panel` is given the referee's ``public_view()`` (Kierki: the strict
+engine's :class:`~kiosk.games.kierki.state.KierkiView`; Smear:
+:class:`~kiosk.games.smear_referee_view.SmearTableView`), never the referee, and
+:func:`table_of` turns it into a :class:`TrickTable` with seat names (the public
+part only: cards played face up, calls made aloud, tricks taken).
 
 Glossary: **trick** (one card from each seat, won by the highest trump or the
 highest card of the suit led), **trump**, **bid** (Smear's auction: 2 to 4 or
@@ -14,17 +15,20 @@ cost points in this deal: hearts, queens, the King of Hearts...).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import pygame
 
 from kiosk.app.paint import Painter
 from kiosk.app.theme import Layout, Palette
+from kiosk.games.kierki.state import KierkiView
 from kiosk.games.referee import RefereeReport
+from kiosk.games.smear_referee_view import SmearTableView
+from kiosk.games.tricks import Trick
 from kiosk.screens.widgets import card_glyph
 
-__all__ = ["TrickTable", "view_of", "draw_panel"]
+__all__ = ["TrickTable", "table_of", "draw_panel"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,77 +48,61 @@ class TrickTable:
     tricks_won: dict[str, int] = field(default_factory=dict)
     penalties: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Penalty cards each seat has taken this deal (card notation)."""
+    layout: str = ""
+    """Kierki's Fan Tan layout (``"C5-J D- H7-7 S5-10"``), or empty."""
 
 
-def view_of(referee: Any) -> TrickTable:
-    """Builds the table view of a Kierki or Smear referee's deal in progress."""
-    if referee.game_name == "smear":
-        return _smear(referee)
-    return _kierki(referee)
+def table_of(view: KierkiView | SmearTableView, seats: Sequence[str]) -> TrickTable:
+    """The table a Kierki or Smear referee's public view shows, with seat names."""
+    names = tuple(seats)
+    if isinstance(view, SmearTableView):
+        return _smear(view, names)
+    return _kierki(view, names)
 
 
-def _won(history: Any, seats: tuple[str, ...]) -> dict[str, int]:
-    won = dict.fromkeys(seats, 0)
-    for trick in history.completed:
-        won[seats[trick.winner]] += 1
-    return won
+def _plays(trick: Trick | None, seats: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    return () if trick is None else tuple((seats[seat], str(card)) for seat, card in trick.plays)
 
 
-def _trick(history: Any, seats: tuple[str, ...]) -> tuple[tuple[tuple[str, str], ...], str]:
-    current = history.current
-    plays = tuple((seats[seat], str(card)) for seat, card in current.plays)
-    return plays, seats[history.to_play]
-
-
-def _smear(referee: Any) -> TrickTable:
-    seats = tuple(referee.seats)
-    hand = getattr(referee, "_hand", None)
-    if hand is None:
+def _smear(v: SmearTableView, seats: tuple[str, ...]) -> TrickTable:
+    if v.dealer is None:
         return TrickTable("Waiting for the deal", seats)
-    heading = f"Hand {hand.number}, {seats[hand.dealer]} deals"
-    bids = tuple((seats[s], "pass" if b is None else str(b)) for s, b in hand.calls)
-    trump = hand.trump.symbol if hand.trump is not None else (hand.announced.symbol if hand.announced else "")
-    trick: tuple[tuple[str, str], ...] = ()
-    to_play = ""
-    won: dict[str, int] = {}
-    if hand.tricks is not None:
-        trick, to_play = _trick(hand.tricks, seats)
-        won = _won(hand.tricks, seats)
-    elif hand.bidder is not None:
-        to_play = seats[hand.bidder]
-    return TrickTable(heading, seats, trump, trick, to_play, bids, won)
+    heading = f"Hand {v.hand}, {seats[v.dealer]} deals"
+    bids = tuple((seats[s], "pass" if b is None else str(b)) for s, b in v.calls)
+    trump = v.trump.symbol if v.trump is not None else ""
+    turn = v.to_play if v.to_play is not None else v.to_bid
+    won = dict(zip(seats, v.tricks_won, strict=True)) if v.current_trick is not None else {}
+    to_play = seats[turn] if turn is not None else ""
+    return TrickTable(heading, seats, trump, _plays(v.current_trick, seats), to_play, bids, won)
 
 
-def _kierki(referee: Any) -> TrickTable:
-    seats = tuple(referee.seats)
-    record = getattr(referee, "record", None)
-    if record is None:
+def _kierki(v: KierkiView, seats: tuple[str, ...]) -> TrickTable:
+    if v.deal_title is None:
         return TrickTable("Waiting for the deal", seats)
-    deal = record.deal
-    heading = f"Deal {deal.number}: {deal.title}"
-    trump = record.trump.symbol if record.trump is not None else ""
-    auditor = record.auditor
-    if auditor is None:
-        return TrickTable(
-            heading, seats, trump, to_play=seats[record.turn] if record.layout is not None else ""
-        )
-    history = auditor.history
-    trick, to_play = _trick(history, seats)
-    won = _won(history, seats)
-    penalties: dict[str, tuple[str, ...]] = {}
-    cards_of = getattr(deal, "penalty_cards", None)
-    if callable(cards_of):
-        for s, name in enumerate(seats):
-            taken = [c for t in history.completed if t.winner == s for c in t.cards]
-            penalties[name] = tuple(str(c) for c in cards_of(taken))
-    return TrickTable(heading, seats, trump, trick, to_play, (), won, penalties)
+    heading = f"Deal {v.deal_number}: {v.deal_title}"
+    trump = v.trump.symbol if v.trump is not None else ""
+    to_play = seats[v.to_play] if v.to_play is not None else ""
+    if v.current_trick is None:
+        return TrickTable(heading, seats, trump, to_play=to_play, layout=v.layout or "")
+    penalties = {
+        name: tuple(str(c) for c in cards) for name, cards in zip(seats, v.penalty_cards, strict=True)
+    }
+    won = dict(zip(seats, v.tricks_won, strict=True))
+    return TrickTable(heading, seats, trump, _plays(v.current_trick, seats), to_play, (), won, penalties)
 
 
 def draw_panel(
-    p: Painter, rect: pygame.Rect, view: Any, report: RefereeReport, lay: Layout, pal: Palette
+    p: Painter,
+    rect: pygame.Rect,
+    public: KierkiView | SmearTableView,
+    report: RefereeReport,
+    lay: Layout,
+    pal: Palette,
 ) -> None:
-    """Draws heading, trump, bids, the current trick as cards (each with its seat below), and one
-    row per seat with its tricks and penalty cards; the seat to play is highlighted."""
+    """Draws heading, trump, bids (or the Fan Tan layout), the current trick as cards (each with
+    its seat below), and one row per seat with its tricks and penalty cards; the seat to play is
+    highlighted."""
+    view = table_of(public, report.seats)
     label_px, body_px = lay.px("label"), lay.px("body")
     label_h = p.fonts.get(label_px).get_linesize()
     row_h = p.fonts.get(body_px).get_linesize()
@@ -125,6 +113,10 @@ def draw_panel(
     if view.bids:
         bids = "Bids: " + ", ".join(f"{s} {b}" for s, b in view.bids)
         p.fit(bids, pygame.Rect(rect.left, y, rect.width, label_h), label_px, pal.dim, "midleft")
+        y += label_h
+    if view.layout:
+        p.fit("Layout: " + view.layout, pygame.Rect(rect.left, y, rect.width, label_h), label_px, pal.dim,
+              "midleft")
         y += label_h
     w, h = lay.card_size("key")
     trick_h = h + label_h + lay.margin

@@ -19,10 +19,10 @@ from kiosk.app.commands import Command, Key
 from kiosk.app.mode import Mode
 from kiosk.app.paint import Painter
 from kiosk.app.theme import Layout, Palette
-from kiosk.games.referee import RefereeReport, Ruling
+from kiosk.games.referee import Referee, RefereeReport, Ruling
 from kiosk.screens.widgets import ruling_lines, split, title_bar, touch_bar
 
-__all__ = ["PlayMode", "PANELS", "VIEWS", "Panel", "public_view", "SEAT_EVENTS"]
+__all__ = ["PlayMode", "PANELS", "Panel", "public_view", "SEAT_EVENTS"]
 
 Panel = Callable[[Painter, pygame.Rect, Any, RefereeReport, Layout, Palette], None]
 """Draws a game's table from its public view into a rectangle."""
@@ -41,28 +41,21 @@ SEAT_EVENTS: dict[str, dict[Key, str]] = {
 caller's "draw" / "discard")."""
 
 
-VIEWS: dict[str, Callable[[Any], Any]] = {}
-"""Game name -> a function building the public view from that game's referee (for referees
-that do not offer ``public_view()`` themselves)."""
-
-
 def _rummy_call(referee: Any) -> dict[str, Any]:
     from kiosk.screens.panel_rummy import next_call
 
-    return {"call": next_call(referee)}
+    return {"call": next_call(referee.public_view())}
 
 
 CALL_DATA: dict[str, Callable[[Any], dict[str, Any]]] = {"rummy_3_13": _rummy_call}
-"""Game name -> the fields of the event a seat's call button logs (3-13: the caller's next word)."""
+"""Game name -> the fields of the event a seat's call button logs (3-13: the caller's next word,
+read from the referee's public view)."""
 
 
-def public_view(referee: Any, game: str = "") -> Any:
-    """The referee's public view (what everyone at the table can see), or None."""
-    fn = getattr(referee, "public_view", None)
-    if callable(fn):
-        return fn()
-    adapter = VIEWS.get(game)
-    return adapter(referee) if adapter is not None else None
+def public_view(referee: Referee) -> object | None:
+    """The referee's public view (what everyone at the table can see, ``STYLE.md``), or None
+    for a referee that offers none; panels draw only from it, never from the referee."""
+    return referee.public_view()
 
 
 def _load_panels() -> None:
@@ -85,8 +78,6 @@ def _load_panels() -> None:
                 continue
             raise
         PANELS[game] = mod.draw_panel
-        if hasattr(mod, "view_of"):
-            VIEWS[game] = mod.view_of
 
 
 class PlayMode(Mode):
@@ -165,7 +156,7 @@ class PlayMode(Mode):
             share = TABLE_SHARE.get(session.header.game, 0.52)
             table, side = split(area, share, vertical=True, gap=2 * lay.margin)
         panel = PANELS.get(session.header.game)
-        view = public_view(session.referee, session.header.game)
+        view = public_view(session.referee)
         if panel is not None and view is not None:
             panel(p, table, view, report, lay, pal)
         else:

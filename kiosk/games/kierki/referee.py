@@ -44,7 +44,7 @@ from kiosk.games.kierki.deals import (
 )
 from kiosk.games.kierki.fantan import Layout
 from kiosk.games.kierki.options import KierkiOptions
-from kiosk.games.kierki.state import standings
+from kiosk.games.kierki.state import KierkiView, standings
 from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
 from kiosk.games.tricks import (
     Claim,
@@ -637,6 +637,86 @@ class KierkiReferee(Referee):
         rulings.append(self._rule(event, "reveal", f"{name} shows {' '.join(map(str, cards)) or 'nothing'}",
                                   (seat,)))
         return rulings
+
+    # -- public view ---------------------------------------------------------------------
+    def public_view(self) -> KierkiView:
+        """What everyone at the table can see, in the strict engine's :class:`KierkiView`: the
+        deal and its dealer, trumps, the trick in play (leader and cards), tricks won, the
+        penalty cards each seat took, the Fan Tan layout, and the scores posted so far.
+
+        Phases: ``deal`` (waiting for a deal), ``name_trump``, ``play``, ``fan_tan``, ``over``.
+        ``cards_left`` counts down from 13 as the seat's cards are seen played.
+
+        >>> from kiosk.games.kierki.options import KierkiOptions
+        >>> ref = KierkiReferee(["N", "E", "S", "W"], KierkiOptions())
+        >>> _ = ref.feed(TableEvent("deal", 0, seat="N"))
+        >>> _ = ref.feed(TableEvent("play", 1, seat="E", data={"card": "3C"}))
+        >>> v = ref.public_view()
+        >>> v.deal_number, v.deal_title, v.dealer, v.phase, v.to_play, v.cards_left
+        (1, 'no tricks', 0, 'play', 2, (13, 12, 13, 13))
+        >>> [(seat, str(card)) for seat, card in v.current_trick.plays]
+        [(1, '3C')]
+        """
+        totals = self._totals()
+        sheet = tuple(self.results[i] for i in sorted(self.results))
+        winners: tuple[int, ...] = ()
+        if self.finished:
+            best = max(totals)
+            winners = tuple(s for s in range(N_SEATS) if totals[s] == best)
+        rec = self.record
+        live = rec is not None and not rec.void
+        if rec is None or not live:
+            return KierkiView(
+                deal_number=len(self.deals) if self.finished else self.deal_index, deal_count=len(self.deals),
+                deal_name=None, deal_title=None, dealer=self.next_dealer,
+                phase="over" if self.finished else "deal", to_play=None, trump=None, trick_number=None,
+                current_trick=None, last_trick=None, tricks_won=(0,) * N_SEATS,
+                penalty_cards=((),) * N_SEATS, deal_scores=(0,) * N_SEATS, scores=tuple(totals), sheet=sheet,
+                cards_left=(0,) * N_SEATS, layout=None, out=(), is_over=self.finished, winners=winners,
+            )
+        deal = rec.deal
+        auditor = rec.auditor
+        won = (0,) * N_SEATS
+        penalty: tuple[tuple[Card, ...], ...] = ((),) * N_SEATS
+        to_play: int | None = None
+        if auditor is not None:
+            history = auditor.history
+            won = tuple(history.tricks_won(s) for s in range(N_SEATS))
+            if isinstance(deal, NegativeDeal):
+                penalty = tuple(tuple(deal.penalty_cards(history.taken_by(s))) for s in range(N_SEATS))
+            to_play = history.to_play
+            phase = "play"
+        elif isinstance(deal, FanTanDeal):
+            to_play, phase = rec.turn, "fan_tan"
+        else:
+            assert isinstance(deal, TrumpDeal)
+            to_play, phase = deal.chooser(rec.dealer), "name_trump"
+        if rec.ended:
+            to_play = None
+            phase = "over" if self.finished else "deal"
+        return KierkiView(
+            deal_number=deal.number,
+            deal_count=len(self.deals),
+            deal_name=deal.name,
+            deal_title=deal.title,
+            dealer=rec.dealer,
+            phase=phase,
+            to_play=to_play,
+            trump=rec.trump,
+            trick_number=auditor.trick_number if auditor is not None else None,
+            current_trick=auditor.history.current if auditor is not None else None,
+            last_trick=auditor.history.last if auditor is not None else None,
+            tricks_won=won,
+            penalty_cards=penalty,
+            deal_scores=tuple(rec.scores),
+            scores=tuple(totals),
+            sheet=sheet,
+            cards_left=tuple(13 - n for n in rec.played),
+            layout=str(rec.layout) if rec.layout is not None else None,
+            out=tuple(rec.out),
+            is_over=self.finished,
+            winners=winners,
+        )
 
     # -- report --------------------------------------------------------------------------
     def report(self) -> RefereeReport:
