@@ -66,6 +66,8 @@ STANDARD_FACES: tuple[str, ...] = tuple(
     r + s for s in "CDHS" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 )
 """The faces of a standard deck: what a Nerts table holds (jokers only with ``jokers = 2``)."""
+MIN_FLIGHT_NS = 120_000_000
+"""The shortest time a card takes from a seat's layout to the centre."""
 MIN_ERR_NS = 1_000_000
 """Smallest landing-time uncertainty the tracker claims (1 ms)."""
 SIDE_NOISE_PX = 0.3
@@ -164,6 +166,8 @@ class Landing:
     lift_t_ns: int | None
     path: tuple[tuple[float, float], ...]
     """Table positions of its first observations (for the direction it came from)."""
+    seen_moving: bool = True
+    """False for a card whose flight went unseen (it appeared at rest where it landed)."""
 
 
 @dataclass(frozen=True)
@@ -498,6 +502,10 @@ class TableTracker:
         tr.rest_x, tr.rest_y = ref.x, ref.y
         tr.rest_since = recent[0].t_ns
         came = len(tr.obs) > n or tr.origin is not None
+        if not came and self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None:
+            appeared = self._appeared(tr)
+            if appeared is not None:
+                return appeared
         if not came or tr.moved_mm < 8.0:
             # Seen first at rest (dealt, uncovered, turned up): no landing to report.
             tr.place = self.place_of(tr.rest_x, tr.rest_y, tr)
@@ -508,6 +516,50 @@ class TableTracker:
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
         landing = Landing(
             tr.tid, tr.card, t_land, err, tr.rest_x, tr.rest_y, tr.origin, tr.origin_xy, tr.lift_t, path
+        )
+        tr.place = self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
+        del tr.obs[:-n]
+        tr.origin = None
+        return landing
+
+    def _appeared(self, tr: Track) -> Landing | None:
+        """A card first seen already at rest in the centre, whose face just vanished from a seat's
+        layout: its flight went unseen (under the hand, or too blurred to read). It landed after it
+        was last seen in the layout (plus the shortest flight) and before it was first seen here."""
+        first = tr.obs[0]
+        gone = [
+            t
+            for t in self.tracks
+            if t is not tr
+            and t.alive
+            and t.card == tr.card
+            and t.resting
+            and t.place is not None
+            and t.place[0] is not None
+            and 0 < first.t_ns - t.last.t_ns <= self.settings.link_ns
+            and first.frame - t.last.frame >= 3
+        ]
+        if not gone:
+            return None
+        src = max(gone, key=lambda t: t.last.t_ns)
+        src.alive = False
+        lo = min(first.t_ns, src.last.t_ns + MIN_FLIGHT_NS)
+        hi = first.t_ns
+        t_land = (lo + hi) // 2
+        err = max(MIN_ERR_NS, (hi - lo) // 2)
+        n = self.settings.rest_count
+        landing = Landing(
+            tr.tid,
+            tr.card,
+            t_land,
+            err,
+            tr.rest_x,
+            tr.rest_y,
+            src.place,
+            (src.rest_x, src.rest_y),
+            src.last.t_ns,
+            ((src.rest_x, src.rest_y),),
+            seen_moving=False,
         )
         tr.place = self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
         del tr.obs[:-n]
@@ -737,6 +789,9 @@ class NertsTracker:
                 # A card moved within the centre (straightened, or a taken-back card): no play.
                 return None
             pile = self._pile_at(landing.x, landing.y)
+            if not landing.seen_moving and not _fits(pile, landing.card):
+                # A card seen only at rest must fit the pile: otherwise it is more likely a misread.
+                return None
             if pile is None:
                 pile = _Pile(f"F{len(self.piles) + 1}", landing.x, landing.y)
                 self.piles.append(pile)
@@ -796,6 +851,18 @@ class NertsTracker:
             if self.table.place_of(tx, ty, tr) == dest:
                 others.append(far(tr.last.box))
         return bool(others) and mine < min(others) - 0.5 * fn
+
+
+def _fits(pile: _Pile | None, card: str) -> bool:
+    """Whether a card may go on a pile (§6 M3/M4), or ties with its top (§6.1).
+
+    >>> _fits(None, "AH"), _fits(None, "2H"), _fits(_Pile("F1", 0, 0, [("4S", "Ana")]), "5S")
+    (True, False, True)
+    """
+    if pile is None or not pile.cards:
+        return _rank(card) == 1
+    top = pile.cards[-1][0]
+    return card == top or (card[-1] == top[-1] and _rank(card) == _rank(top) + 1)
 
 
 def _rank(card: str) -> int:
