@@ -949,9 +949,15 @@ class NertsReferee(Referee):
                 for c in pile.cards:
                     if 0 <= c.deck < self.n:
                         found[c.deck] += 1
+        rows = [list(h) for h in self.hand_scores]
+        for fix in self._corrections:
+            # A correction is announced at the table: the running totals show it too.
+            if int(fix.data["hand"]) <= len(rows):
+                rows[int(fix.data["hand"]) - 1][self.seat_index(fix.seat)] = int(fix.data["score"])
+        totals = [sum(row[s] for row in rows) for s in range(self.n)]
         seats = tuple(
             NertsSeatTally(name, found[s], self._nerts_known(hand, s),
-                           bool(hand is not None and s < len(hand.stuck) and hand.stuck[s]), self.totals[s])
+                           bool(hand is not None and s < len(hand.stuck) and hand.stuck[s]), totals[s])
             for s, name in enumerate(self.seats)
         )
         if self.over:
@@ -971,7 +977,7 @@ class NertsReferee(Referee):
             seats=seats,
             resets=hand.resets if hand is not None else 0,
             caller=self.seats[caller] if caller is not None else None,
-            hand_scores=tuple(tuple(h) for h in self.hand_scores),
+            hand_scores=tuple(tuple(h) for h in rows),
             hand_over=self.hands_played > 0 and (hand is None or hand.phase != "play"),
             game_over=self.over,
             winners=tuple(self.seats[w] for w in self.winners),

@@ -53,7 +53,7 @@ class NertsSeatTally:
     leaving it, §12); None when nothing tells."""
     stuck: bool
     total: int
-    """The running total of the hands already closed (before score corrections)."""
+    """The running total of the hands already closed, score corrections applied."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,7 @@ class NertsTableView:
     caller: str | None
     """The seat whose "Nerts!" call ended the hand, if one did."""
     hand_scores: tuple[tuple[int, ...], ...]
-    """Each closed hand's scores, seat by seat."""
+    """Each closed hand's scores, seat by seat, score corrections applied."""
     hand_over: bool
     """No card may be played in this hand any more (called, stalemate, or closed)."""
     game_over: bool

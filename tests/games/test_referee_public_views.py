@@ -106,6 +106,8 @@ def test_nerts_correction_changing_the_leader_changes_the_winner() -> None:
     correct(ref, "Cal", 2, 30)  # Cal: 13 + 30 = 43
     report = ref.report()
     assert report.totals["Cal"] == 43
+    shown = public(ref, NertsTableView)
+    assert shown.seats[2].total == 43 and shown.hand_scores[1][2] == 30, "the panel shows the correction"
     assert (report.finished, report.winners) == (True, ["Cal"])
 
 

@@ -66,6 +66,17 @@ def test_kierki_shows_the_deal_and_penalty_cards(tmp_path: Path, size: tuple[int
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_kierki_fan_tan_shows_the_layout_and_whose_turn(tmp_path: Path, size: tuple[int, int]) -> None:
+    _, events = read_table_log(EXAMPLES / "kierki_example.jsonl")
+    fan_tan = [i for i, e in enumerate(events) if e.type == "deal"][11]
+    app, p = replay_until(tmp_path, "kierki", size, stop=fan_tan + 20)
+    check_layout(p)
+    assert p.find("Deal 12: Fan Tan")
+    assert p.find("Layout: C3-J D- H- S5-Q")
+    assert p.find("W").color == app.palette.accent, "W is to play"
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_rummy_shows_the_call_and_whose_discards_are_missing(tmp_path: Path, size: tuple[int, int]) -> None:
     app, p = replay_until(tmp_path, "rummy_3_13", size, after="call")
     check_layout(p)
