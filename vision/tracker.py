@@ -335,6 +335,7 @@ class TableTracker:
         """The rest threshold for this camera's card size."""
         self.frames = 0
         self.last_t = 0
+        self.last_frame_t = 0
 
     def observe(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[Observation]:
         """Places a frame's sightings on the table and in time."""
@@ -430,6 +431,7 @@ class TableTracker:
                 tr = Track(self._next_id, o.card, [o])
                 self._next_id += 1
                 self.tracks.append(tr)
+        landings.extend(self._hidden_twins(frame))
         # Forget tracks that are long gone: moving ones quickly, resting ones (covered piles) slowly.
         keep: list[Track] = []
         for tr in self.tracks:
@@ -440,6 +442,55 @@ class TableTracker:
                 keep.append(tr)
         self.tracks = keep
         return landings
+
+    def _hidden_twins(self, frame: Frame) -> list[Landing]:
+        """Two cards of one face landing on one pile at nearly the same time (a tie, §6.1): the
+        later one covers the earlier at once, so the earlier never shows at rest. A moving card
+        that vanished right where a card of its face has just come to rest landed there too."""
+        out: list[Landing] = []
+        period = max(1, frame.t_ns - self.last_frame_t) if self.last_frame_t else 16_666_667
+        for tr in self.tracks:
+            if tr.resting or tr.settling or not tr.alive or tr.moved_mm < 30.0 or len(tr.obs) < 3:
+                continue
+            last = tr.last
+            unseen = frame.t_ns - last.frame_t_ns
+            if not 3 * period <= unseen <= 8 * period:
+                continue
+            lx, ly = _centre(last.box)
+            for other in self.tracks:
+                if other is tr or other.card != tr.card or not other.resting or other.rest_box is None:
+                    continue
+                ox, oy = _centre(other.rest_box)
+                near = math.hypot(lx - ox, ly - oy) <= 0.25 * self.rest_px * REF_CARD_PX / REST_PX
+                if not near or abs(other.rest_since - last.t_ns) > 150_000_000:
+                    continue
+                if self.layout.seat_of_point(other.rest_x, other.rest_y) is not None:
+                    continue
+                # It was still closing in when last seen: it landed within about a frame after that.
+                t_land = last.t_ns + period // 2
+                err = max(MIN_ERR_NS, period)
+                tr.resting = True
+                tr.rest_box = other.rest_box
+                tr.rest_x, tr.rest_y = other.rest_x, other.rest_y
+                tr.rest_since = t_land
+                landing = Landing(
+                    tr.tid,
+                    tr.card,
+                    t_land,
+                    err,
+                    other.rest_x,
+                    other.rest_y,
+                    tr.origin,
+                    tr.origin_xy,
+                    tr.lift_t,
+                    tuple((o.x, o.y) for o in tr.obs[:4]),
+                )
+                tr.place = self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
+                tr.origin = None
+                out.append(landing)
+                break
+        self.last_frame_t = frame.t_ns
+        return out
 
     def _extend(self, tr: Track, o: Observation) -> Landing | None:
         s = self.settings
