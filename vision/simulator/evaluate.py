@@ -87,19 +87,29 @@ def score_hand(
     t_plays = [e for e in truth if e.type == "foundation_play"]
     k_plays = [e for e in tracked if e.type == "foundation_play"]
     used: set[int] = set()
-    for e in t_plays:
-        sc.plays += 1
-        best, best_dt = None, MATCH_NS + 1
-        for i, k in enumerate(k_plays):
-            if i in used or k.get("card") != e.get("card"):
+    # Pair each true play with a tracked play of the same card, the same seat's first (two seats'
+    # identical cards can land within milliseconds of each other).
+    pairing: dict[int, int] = {}
+    for same_seat in (True, False):
+        for j, e in enumerate(t_plays):
+            if j in pairing:
                 continue
-            dt = abs(k.t_ns - e.t_ns)
-            if dt < best_dt:
-                best, best_dt = i, dt
+            best, best_dt = None, MATCH_NS + 1
+            for i, k in enumerate(k_plays):
+                if i in used or k.get("card") != e.get("card") or (same_seat and k.seat != e.seat):
+                    continue
+                dt = abs(k.t_ns - e.t_ns)
+                if dt < best_dt:
+                    best, best_dt = i, dt
+            if best is not None:
+                pairing[j] = best
+                used.add(best)
+    for j, e in enumerate(t_plays):
+        sc.plays += 1
+        best = pairing.get(j)
         if best is None:
             sc.misses.append(f"missed {e.seat} {e.get('card')} on {e.get('pile')} at {e.t_ns / 1e9:.3f}")
             continue
-        used.add(best)
         k = k_plays[best]
         sc.plays_found += 1
         txy = true_xy.get(str(e.get("pile")))
