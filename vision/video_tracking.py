@@ -31,8 +31,9 @@ from numpy.typing import NDArray
 from kiosk.games.referee import LogHeader, TableEvent
 from vision.calibration import Calibration, CalibrationError, TableMat, calibrate
 from vision.events import CardSighting, Frame
-from vision.layout import NertsLayout
+from vision.layout import NertsLayout, TrickLayout
 from vision.tracker import NertsTracker
+from vision.trick_tracker import TrickTracker
 
 __all__ = [
     "VideoError",
@@ -192,7 +193,7 @@ class TrackResult:
     seconds_recognize: float
     seconds_track: float
     calibration: Calibration
-    tracker: NertsTracker
+    tracker: NertsTracker | TrickTracker
 
 
 def track_frames(
@@ -213,13 +214,14 @@ def track_frames(
     Raises VideoError when the video shows no
     calibration markers or the game has no tracker.
     """
-    if game not in ("nerts", "nertz"):
+    if game not in ("nerts", "nertz", "smear", "kierki"):
         raise VideoError(
-            f"the tracker follows Nerts tables only (got {game!r}); the other games are logged "
-            "from the kiosk's buttons and screens"
+            f"the tracker follows Nerts, Smear and Kierki tables (got {game!r}); the other games are "
+            "logged from the kiosk's buttons and screens"
         )
+    if game in ("smear", "kierki") and len(seats) != 4:
+        raise VideoError(f"{game} is played by four seats, got {len(seats)}")
     mat = mat or TableMat()
-    layout = NertsLayout(list(seats))
     head: list[Frame] = []
     it = iter(frames)
     if calibration is None:
@@ -230,7 +232,11 @@ def track_frames(
         if not head:
             raise VideoError("the video has no frames")
         calibration = find_calibration(head, mat)
-    tracker = NertsTracker(layout, calibration, t0_ns=t0_ns)
+    tracker: NertsTracker | TrickTracker
+    if game in ("smear", "kierki"):
+        tracker = TrickTracker(TrickLayout(list(seats)), calibration, t0_ns=t0_ns)
+    else:
+        tracker = NertsTracker(NertsLayout(list(seats)), calibration, t0_ns=t0_ns)
     events: list[TableEvent] = []
     t_rec = t_trk = 0.0
     n = 0
@@ -255,6 +261,12 @@ def track_frames(
         raise VideoError("the video has no frames")
     events.extend(tracker.flush())
     end = max(last_t - t0_ns, events[-1].t_ns if events else 0)
-    log = [TableEvent("hand_start", 0, 0, None, {}), *events, TableEvent("hand_end", end, 0, None, {})]
-    header = LogHeader("nerts", tuple(seats), {}, 1, {"source": "kiosk track"})
+    if isinstance(tracker, NertsTracker):
+        log = [TableEvent("hand_start", 0, 0, None, {}), *events, TableEvent("hand_end", end, 0, None, {})]
+        name = "nerts"
+    else:
+        # A trick game's deal, bids and trumps are entered at the kiosk: the camera's log is the play.
+        log = list(events)
+        name = game
+    header = LogHeader(name, tuple(seats), {}, 1, {"source": "kiosk track"})
     return TrackResult(header, log, n, t_rec, t_trk, calibration, tracker)

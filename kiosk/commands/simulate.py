@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SIMULATED_GAMES = ("nerts",)
+SIMULATED_GAMES = ("nerts", "smear")
 
 
 def register(sub: Any) -> None:
@@ -95,7 +95,16 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _fail(str(exc))
-    sim = simulate_nerts(args.seed, seats=seats, split=args.designs)
+    if game == "smear":
+        from vision.simulator.tricks import simulate_smear
+
+        if len(seats) != 4:
+            return _fail(f"Smear is played by four seats, got {len(seats)}")
+        smear = simulate_smear(args.seed, seats=seats, split=args.designs)
+        scene, truth = smear.scene, (smear.header, smear.events)
+    else:
+        sim = simulate_nerts(args.seed, seats=seats, split=args.designs)
+        scene, truth = sim.scene, ground_truth_log(sim)
     renderer = TableRenderer(camera, surface=args.surface, rng=random.Random(args.seed + 1))
 
     def progress(n: int, total: int) -> None:
@@ -104,10 +113,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         files = write_simulation(
             out,
-            sim.scene,
+            scene,
             renderer,
             game=game,
-            truth=ground_truth_log(sim),
+            truth=truth,
             fmt=args.format,
             seconds=args.seconds,
             seed=args.seed,

@@ -107,6 +107,13 @@ class Flight:
     """The packet goes under the destination pile (a Nerts slide-under, M7)."""
     move: object = None
     """The engine's move this flight shows (for the ground-truth log)."""
+    owner: str | None = None
+    """The seat whose deck the cards belong to, when another seat moves them (a trick swept up)."""
+
+    @property
+    def deck(self) -> str:
+        """The seat whose deck the cards are from (the mover's own unless ``owner`` says otherwise)."""
+        return self.owner if self.owner is not None else self.seat
 
     def progress(self, t_ns: int) -> float:
         if t_ns <= self.t_lift_ns:

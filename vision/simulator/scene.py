@@ -97,7 +97,7 @@ class TableScene:
         self._next_lift: list[int] = []
         last: dict[tuple[str, str], int] = {}
         for i, f in enumerate(self.flights):
-            key = (f.seat, f.cards[-1][0])
+            key = (f.deck, f.cards[-1][0])
             self._prev_land.append(self.flights[last[key]].t_land_ns if key in last else -(1 << 62))
             last[key] = i
         nxt: dict[tuple[str, str], int] = {}
@@ -105,7 +105,7 @@ class TableScene:
         self._next_flight: list[int | None] = [None] * len(self.flights)
         for i in range(len(self.flights) - 1, -1, -1):
             f = self.flights[i]
-            key = (f.seat, f.cards[-1][0])
+            key = (f.deck, f.cards[-1][0])
             if key in nxt:
                 self._next_lift[i] = self.flights[nxt[key]].t_lift_ns
                 self._next_flight[i] = nxt[key]
@@ -145,7 +145,7 @@ class TableScene:
                 break
             pile = self.piles.setdefault(f.source, [])
             tokens = {c[0] for c in f.cards}
-            self.piles[f.source] = [c for c in pile if not (c.token in tokens and c.seat == f.seat)]
+            self.piles[f.source] = [c for c in pile if not (c.token in tokens and c.seat == f.deck)]
             self._lifted.add(self._lift_order[self._n_lifted])
             self._n_lifted += 1
         while self._n_landed < len(self._land_order):
@@ -157,7 +157,7 @@ class TableScene:
                 # The card is already off again (lifted within this frame's readout): it is drawn in the air.
                 self._n_landed += 1
                 continue
-            new = [PileCard(tok, up, pose, f.seat) for (tok, up), pose in zip(f.cards, f.end, strict=True)]
+            new = [PileCard(tok, up, pose, f.deck) for (tok, up), pose in zip(f.cards, f.end, strict=True)]
             pile = self.piles.setdefault(f.dest, [])
             self.piles[f.dest] = new + pile if f.dest_bottom else pile + new
             self._n_landed += 1
@@ -184,7 +184,7 @@ class TableScene:
     def _card_element(self, i: int, k: int) -> Callable[[int], CardDraw | None]:
         f = self.flights[i]
         lo, hi = self._prev_land[i], self._next_lift[i]
-        design = self.designs[f.seat]
+        design = self.designs[f.deck]
 
         def at(t: int) -> CardDraw | None:
             if not lo <= t <= hi or k not in f.visible_order(t):
