@@ -138,6 +138,8 @@ class Track:
     """Where it rests: (seat, region, index) of a layout slot, or (None, pile id, 0) on a foundation."""
     origin: tuple[str | None, str, int] | None = None
     """Where it rested before its current motion."""
+    prev_place: tuple[str | None, str, int] | None = None
+    """Where it rested before its latest rest (None for a card first seen at rest)."""
     origin_xy: tuple[float, float] | None = None
     lift_t: int | None = None
     """Last resting observation before it moved (an upper bound is its first moving one)."""
@@ -466,9 +468,11 @@ class TableTracker:
                     continue
                 if self.layout.seat_of_point(other.rest_x, other.rest_y) is not None:
                     continue
-                # It was still closing in when last seen: it landed within about a frame after that.
-                t_land = last.t_ns + period // 2
-                err = max(MIN_ERR_NS, period)
+                # It landed after it was last seen, and before the card that covers it was first
+                # seen at rest there.
+                lo, hi = last.t_ns, max(last.t_ns + period, other.rest_since)
+                t_land = (lo + hi) // 2
+                err = max(MIN_ERR_NS, (hi - lo) // 2 + period // 2)
                 tr.resting = True
                 tr.rest_box = other.rest_box
                 tr.rest_x, tr.rest_y = other.rest_x, other.rest_y
@@ -485,7 +489,7 @@ class TableTracker:
                     tr.lift_t,
                     tuple((o.x, o.y) for o in tr.obs[:4]),
                 )
-                tr.place = self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
+                tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
                 tr.origin = None
                 out.append(landing)
                 break
@@ -506,7 +510,9 @@ class TableTracker:
             tr.origin = tr.place
             tr.origin_xy = (tr.rest_x, tr.rest_y)
             prev = tr.obs[-2] if len(tr.obs) >= 2 else o
-            tr.lift_t = prev.t_ns
+            # The lift time is known only when the card was seen at rest just before it moved; after a
+            # gap (the hand over it) it is left out rather than guessed (the referee checks it, §7.1).
+            tr.lift_t = prev.t_ns if o.frame - prev.frame <= 2 else None
             tr.moved_mm = 0.0
             del tr.obs[:-1]
             return None
@@ -559,7 +565,7 @@ class TableTracker:
                 return appeared
         if not came or tr.moved_mm < 8.0:
             # Seen first at rest (dealt, uncovered, turned up): no landing to report.
-            tr.place = self.place_of(tr.rest_x, tr.rest_y, tr)
+            tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr)
             del tr.obs[:-n]
             tr.origin = None
             return None
@@ -568,7 +574,7 @@ class TableTracker:
         landing = Landing(
             tr.tid, tr.card, t_land, err, tr.rest_x, tr.rest_y, tr.origin, tr.origin_xy, tr.lift_t, path
         )
-        tr.place = self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
+        tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
         del tr.obs[:-n]
         tr.origin = None
         return landing
@@ -612,7 +618,7 @@ class TableTracker:
             ((src.rest_x, src.rest_y),),
             seen_moving=False,
         )
-        tr.place = self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
+        tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
         del tr.obs[:-n]
         tr.origin = None
         return landing
@@ -750,34 +756,32 @@ class NertsTracker:
             return event
         if not str(event.get("from", "")).startswith("work"):
             return event
-        where = (where3[0], where3[1])
         to = str(event.get("to", ""))
         if not to.startswith("work"):
             return event
         dest = (event.seat, "work", int(to[4:]))
-        slot = self.layout.slots.get(dest)
-        if slot is None:
+        mine_tr = next((t for t in self.table.tracks if t.tid == where3[2]), None)
+        if mine_tr is None or mine_tr.rest_box is None or dest not in self.layout.slots:
             return event
-        fx, fy = slot.fan
-        f2 = fx * fx + fy * fy or 1.0
-
-        def u(x: float, y: float) -> float:
-            return ((x - slot.pose.x) * fx + (y - slot.pose.y) * fy) / f2
-
-        mine = u(*where)
+        # Compared on the far edges, which the fan does not cover (see _is_under).
+        step = math.hypot(*self.layout.slots[dest].fan)
+        mine = self._far_edge(dest, mine_tr.rest_box)
         t_abs = event.t_ns + self.t0_ns
+        origin = (event.seat, "work", int(str(event.get("from"))[4:]))
         below = [
             tr
             for tr in self.table.tracks
             if tr.resting
+            and tr.rest_box is not None
             and tr.place == dest
-            and abs(tr.rest_since - t_abs) < 400_000_000
-            and u(tr.rest_x, tr.rest_y) < mine - 0.5
-            and _rank(tr.card) > _rank(str(event.get("card")))
+            and abs(tr.rest_since - t_abs) < 700_000_000
+            and abs(self._far_edge(dest, tr.rest_box) - (mine - step)) < 0.5 * step
+            and _rank(tr.card) == _rank(str(event.get("card"))) + 1
+            and self._left(tr, origin, t_abs)
         ]
         if not below:
             return event
-        bottom = min(below, key=lambda tr: u(tr.rest_x, tr.rest_y))
+        bottom = min(below, key=lambda tr: self._far_edge(dest, tr.rest_box or (0, 0, 0, 0)))
         return TableEvent("move", event.t_ns, event.err_ns, event.seat, {**event.data, "card": bottom.card})
 
     def flush(self) -> list[TableEvent]:
@@ -865,34 +869,47 @@ class NertsTracker:
         src = self._source_name(landing.origin)
         if src is None:
             return None
-        to = f"under{dest[2]}" if self._is_under(dest, landing) else f"work{dest[2]}"
+        # Only a single card from the Nerts pile or the waste may go under (M7); a block never does.
+        under = src in ("nerts", "waste") and self._is_under(dest, landing)
+        to = f"under{dest[2]}" if under else f"work{dest[2]}"
         data = {"card": landing.card, "from": src, "to": to}
         if landing.lift_t_ns is not None and landing.lift_t_ns - self.t0_ns <= t:
             data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
         return TableEvent("move", t, landing.err_ns, seat_here, data)
 
-    def _is_under(self, dest: tuple[str | None, str, int], landing: Landing) -> bool:
-        """Under the base of a work pile (M7) rather than onto it (M5)?
+    def _left(self, tr: Track, origin: tuple[str | None, str, int], t_ns: int) -> bool:
+        """Whether the card of ``tr`` came from ``origin``: its track rested there before, or a card
+        of its face rested there and has not been seen since the move."""
+        if tr.prev_place == origin:
+            return True
+        return any(
+            t is not tr and t.card == tr.card and t.place == origin and t.last.t_ns < t_ns
+            for t in self.table.tracks
+        )
 
-        Measured on each card's far edge (the edge away from the player), which the fan never
-        covers: a card slid under lies a step further out than every card of the pile.
-        """
+    def _far_edge(self, dest: tuple[str | None, str, int], box: Box) -> float:
+        """How far along a work pile's fan (mm from its slot) a card's far edge lies: the edge away from
+        the player, which the cards fanned on top never cover."""
         slot = self.layout.slots[dest]
         fx, fy = slot.fan
-        fn = math.hypot(fx, fy)
-        if fn == 0:
-            return False
+        fn = math.hypot(fx, fy) or 1.0
         ux, uy = fx / fn, fy / fn
+        pts = self.table.calibration.to_table(
+            [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+        )
+        return min((x - slot.pose.x) * ux + (y - slot.pose.y) * uy for x, y in pts)
+
+    def _is_under(self, dest: tuple[str | None, str, int], landing: Landing) -> bool:
+        """Under the base of a work pile (M7) rather than onto it (M5)? A card slid under lies a step
+        further out than every card of the pile, measured on the far edges."""
+        step = math.hypot(*self.layout.slots[dest].fan)
+        if step == 0:
+            return False
         cal = self.table.calibration
-
-        def far(box: Box) -> float:
-            pts = cal.to_table([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])])
-            return min((x - slot.pose.x) * ux + (y - slot.pose.y) * uy for x, y in pts)
-
         mine_tr = next((t for t in self.table.tracks if t.tid == landing.track), None)
         if mine_tr is None or mine_tr.rest_box is None:
             return False
-        mine = far(mine_tr.rest_box)
+        mine = self._far_edge(dest, mine_tr.rest_box)
         others = []
         for tr in self.table.tracks:
             if tr.tid == landing.track or landing.t_ns - tr.last.t_ns > 300_000_000:
@@ -900,8 +917,8 @@ class NertsTracker:
             cx, cy = _centre(tr.last.box)
             ((tx, ty),) = cal.to_table([(cx, cy)])
             if self.table.place_of(tx, ty, tr) == dest:
-                others.append(far(tr.last.box))
-        return bool(others) and mine < min(others) - 0.5 * fn
+                others.append(self._far_edge(dest, tr.last.box))
+        return bool(others) and mine < min(others) - 0.5 * step
 
 
 def _fits(pile: _Pile | None, card: str) -> bool:
