@@ -276,7 +276,14 @@ def estimate_landing(
         (t, math.sqrt(d)) for t, d in seq[: last_far + 1] if d > min_px and seq[last_far][0] - t <= window_ns
     ]
     pts = pts[-fit_points:]
-    fallback = (t_next + (t_next - t_lo) // 2, max(MIN_ERR_NS, (t_next - t_lo) * 3 // 2))
+    gap = t_next - t_lo
+    hidden = gap > 5 * period // 2
+    if hidden:
+        # Unseen between its last motion and its rest (hands over it): it landed in that interval.
+        fallback = ((t_lo + t_next) // 2, max(MIN_ERR_NS, gap // 2 + MODEL_ERR_NS))
+    else:
+        # Seen moving, then still a frame later: a slow last approach may end a little after that.
+        fallback = (t_next, max(MIN_ERR_NS, gap + period // 2))
     if len(pts) < 2:
         return fallback
     # Weighted least squares: a box side's noise sigma_d (px) makes sqrt(d) noisier where d is small,
@@ -305,7 +312,11 @@ def estimate_landing(
     var_d = max(SIDE_NOISE_PX**2, (2 * prior**2 + chi) / (2 + max(0, k - 2)))
     var_t = var_d / beta**2 * (1 / sw + (x_land - mx) ** 2 / sxx)
     err = int(COVERAGE * math.sqrt(var_t) * 1e9) + MODEL_ERR_NS
-    if not t_lo - MIN_ERR_NS <= t_land <= t_lo + 8 * (t_next - t_lo) + 50_000_000:
+    if hidden:
+        if not t_lo - MIN_ERR_NS <= t_land <= t_next:
+            return fallback
+        return t_land, max(MIN_ERR_NS, min(err, fallback[1]))
+    if not t_lo - MIN_ERR_NS <= t_land <= t_next + 3 * period:
         return fallback
     return t_land, max(MIN_ERR_NS, err)
 
