@@ -96,8 +96,116 @@ def run_hand(
     return score_hand(header, truth, events, piles), frames, t_rec, t_trk
 
 
+def run_smear_hand(seed: int, mode: str, recognizer: object | None, camera: CameraModel) -> dict[str, object]:
+    """One simulated Smear hand through the trick tracker, scored against its truth."""
+    from kiosk.games.referee import LogHeader
+    from kiosk.replay import replay_events
+    from vision.simulator.tricks import simulate_smear
+    from vision.trick_tracker import TrickTracker
+
+    sim = simulate_smear(seed)
+    renderer = TableRenderer(camera, rng=random.Random(seed + 1))
+    rng = random.Random(seed + 2)
+    tracker: TrickTracker | None = None
+    events: list[TableEvent] = []
+    t_rec = t_trk = 0.0
+    frames = 0
+    sim.scene.reset()
+    for timing in camera.timings(rng=random.Random(seed + 3)):
+        if timing.t_ns > sim.scene.end_ns + 1_000_000_000:
+            break
+        if mode == "truth":
+            sim.scene.advance(camera, timing)
+            frame = Frame(None, timing.t_ns, timing.index, timing.row_time_ns, timing.exposure_ns)
+            if tracker is None:
+                tracker = TrickTracker(sim.layout, calibrate(sim.scene.render(renderer, timing).image))
+            a = time.perf_counter()
+            sightings = perturb(sim.scene.ground_truth_sightings(renderer, timing), rng)
+        else:
+            frame = sim.scene.render(renderer, timing)
+            if tracker is None:
+                tracker = TrickTracker(sim.layout, calibrate(frame.image))
+            a = time.perf_counter()
+            sightings = recognizer.recognize(frame.image)  # type: ignore[union-attr]
+        b = time.perf_counter()
+        events.extend(tracker.feed(frame, sightings))
+        t_trk += time.perf_counter() - b
+        t_rec += b - a if mode != "truth" else 0.0
+        frames += 1
+    assert tracker is not None
+    events.extend(tracker.flush())
+    truth_plays = [e for e in sim.events if e.type == "play"]
+    got = [e for e in events if e.type == "play"]
+    used: set[int] = set()
+    right = 0
+    errs: list[int] = []
+    covered = 0
+    for e in truth_plays:
+        for i, k in enumerate(got):
+            if (
+                i not in used
+                and k.get("card") == e.get("card")
+                and k.seat == e.seat
+                and abs(k.t_ns - e.t_ns) < 150e6
+            ):
+                used.add(i)
+                right += 1
+                errs.append(k.t_ns - e.t_ns)
+                covered += abs(k.t_ns - e.t_ns) <= k.err_ns
+                break
+    collects = sum(1 for e in events if e.type == "collect")
+    buttons = [e for e in sim.events if e.type in ("deal", "bid", "pass", "discard")]
+    merged = sorted(buttons + events, key=lambda e: e.t_ns)
+    true_rep = replay_events(sim.header, sim.events)
+    track_rep = replay_events(LogHeader("smear", sim.header.seats, {}), merged)
+    return {
+        "plays": len(truth_plays),
+        "right": right,
+        "false": len(got) - len(used),
+        "errs": errs,
+        "covered": covered,
+        "collects": collects,
+        "true_collects": 6,
+        "frames": frames,
+        "equal": bool(true_rep.hands) and true_rep.hands[-1:] == track_rep.hands[:1],
+        "true": true_rep.hands[-1:],
+        "tracked": track_rep.hands[:1],
+        "rec_s": t_rec,
+        "trk_s": t_trk,
+    }
+
+
+def smear_main(args: argparse.Namespace, camera: CameraModel, recognizer: object | None) -> int:
+    for k in range(args.hands):
+        seed = args.first_seed + k
+        t = time.perf_counter()
+        r = run_smear_hand(seed, args.sightings, recognizer, camera)
+        errs = sorted(abs(e) / 1e6 for e in r["errs"])  # type: ignore[attr-defined]
+        print(f"Smear hand seed {seed}: {r['frames']} frames in {time.perf_counter() - t:.0f} s")
+        print(
+            f"  plays right (card, seat): {r['right']}/{r['plays']}; false plays {r['false']}; "
+            f"tricks collected {r['collects']}/{r['true_collects']}"
+        )
+        if errs:
+            print(
+                f"  landing-time error: median {statistics.median(errs):.2f} ms, p95 "
+                f"{float(np.percentile(errs, 95)):.2f} ms; within stated err {r['covered']}/{len(errs)}"
+            )
+        print(f"  deal scores equal to the truth: {r['equal']} (truth {r['true']}, tracked {r['tracked']})")
+        if args.sightings == "recognizer":
+            n = max(1, int(r["frames"]))  # type: ignore[call-overload]
+            total = float(r["rec_s"]) + float(r["trk_s"])  # type: ignore[arg-type]
+            print(f"  throughput, recognizer + tracker on one thread: {n / max(1e-9, total):.1f} fps")
+    print(
+        f"command: python bench/bench_end_to_end.py --game smear --hands {args.hands} --first-seed "
+        f"{args.first_seed} --sightings {args.sightings}"
+    )
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", choices=("nerts", "smear"), default="nerts")
     ap.add_argument("--hands", type=int, default=5)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--sightings", choices=("recognizer", "truth"), default="recognizer")
@@ -120,6 +228,8 @@ def main() -> int:
         except ModelError as exc:
             print(f"bench_end_to_end: {exc}", file=sys.stderr)
             return 2
+    if args.game == "smear":
+        return smear_main(args, camera, recognizer)
     scores: list[HandScore] = []
     total_frames = 0
     rec_s = trk_s = 0.0
