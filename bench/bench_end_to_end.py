@@ -96,14 +96,16 @@ def run_hand(
     return score_hand(header, truth, events, piles), frames, t_rec, t_trk
 
 
-def run_smear_hand(seed: int, mode: str, recognizer: object | None, camera: CameraModel) -> dict[str, object]:
-    """One simulated Smear hand through the trick tracker, scored against its truth."""
+def run_trick_hand(
+    game: str, seed: int, mode: str, recognizer: object | None, camera: CameraModel
+) -> dict[str, object]:
+    """One simulated Smear hand (or Kierki deal) through the trick tracker, scored against its truth."""
     from kiosk.games.referee import LogHeader
     from kiosk.replay import replay_events
-    from vision.simulator.tricks import simulate_smear
+    from vision.simulator.tricks import simulate_kierki, simulate_smear
     from vision.trick_tracker import TrickTracker
 
-    sim = simulate_smear(seed)
+    sim = simulate_smear(seed) if game == "smear" else simulate_kierki(seed)
     renderer = TableRenderer(camera, rng=random.Random(seed + 1))
     rng = random.Random(seed + 2)
     tracker: TrickTracker | None = None
@@ -154,10 +156,10 @@ def run_smear_hand(seed: int, mode: str, recognizer: object | None, camera: Came
                 covered += abs(k.t_ns - e.t_ns) <= k.err_ns
                 break
     collects = sum(1 for e in events if e.type == "collect")
-    buttons = [e for e in sim.events if e.type in ("deal", "bid", "pass", "discard")]
+    buttons = [e for e in sim.events if e.type in ("deal", "bid", "pass", "discard", "trump")]
     merged = sorted(buttons + events, key=lambda e: e.t_ns)
     true_rep = replay_events(sim.header, sim.events)
-    track_rep = replay_events(LogHeader("smear", sim.header.seats, {}), merged)
+    track_rep = replay_events(LogHeader(game, sim.header.seats, {}), merged)
     return {
         "plays": len(truth_plays),
         "right": right,
@@ -165,7 +167,7 @@ def run_smear_hand(seed: int, mode: str, recognizer: object | None, camera: Came
         "errs": errs,
         "covered": covered,
         "collects": collects,
-        "true_collects": 6,
+        "true_collects": sum(1 for e in sim.events if e.type == "collect"),
         "frames": frames,
         "equal": bool(true_rep.hands) and true_rep.hands[-1:] == track_rep.hands[:1],
         "true": true_rep.hands[-1:],
@@ -175,13 +177,14 @@ def run_smear_hand(seed: int, mode: str, recognizer: object | None, camera: Came
     }
 
 
-def smear_main(args: argparse.Namespace, camera: CameraModel, recognizer: object | None) -> int:
+def trick_main(args: argparse.Namespace, camera: CameraModel, recognizer: object | None) -> int:
     for k in range(args.hands):
         seed = args.first_seed + k
         t = time.perf_counter()
-        r = run_smear_hand(seed, args.sightings, recognizer, camera)
+        r = run_trick_hand(args.game, seed, args.sightings, recognizer, camera)
         errs = sorted(abs(e) / 1e6 for e in r["errs"])  # type: ignore[attr-defined]
-        print(f"Smear hand seed {seed}: {r['frames']} frames in {time.perf_counter() - t:.0f} s")
+        what = "Smear hand" if args.game == "smear" else "Kierki deal 1"
+        print(f"{what} seed {seed}: {r['frames']} frames in {time.perf_counter() - t:.0f} s")
         print(
             f"  plays right (card, seat): {r['right']}/{r['plays']}; false plays {r['false']}; "
             f"tricks collected {r['collects']}/{r['true_collects']}"
@@ -197,7 +200,7 @@ def smear_main(args: argparse.Namespace, camera: CameraModel, recognizer: object
             total = float(r["rec_s"]) + float(r["trk_s"])  # type: ignore[arg-type]
             print(f"  throughput, recognizer + tracker on one thread: {n / max(1e-9, total):.1f} fps")
     print(
-        f"command: python bench/bench_end_to_end.py --game smear --hands {args.hands} --first-seed "
+        f"command: python bench/bench_end_to_end.py --game {args.game} --hands {args.hands} --first-seed "
         f"{args.first_seed} --sightings {args.sightings}"
     )
     return 0
@@ -205,7 +208,7 @@ def smear_main(args: argparse.Namespace, camera: CameraModel, recognizer: object
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", choices=("nerts", "smear"), default="nerts")
+    ap.add_argument("--game", choices=("nerts", "smear", "kierki"), default="nerts")
     ap.add_argument("--hands", type=int, default=5)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--sightings", choices=("recognizer", "truth"), default="recognizer")
@@ -228,8 +231,8 @@ def main() -> int:
         except ModelError as exc:
             print(f"bench_end_to_end: {exc}", file=sys.stderr)
             return 2
-    if args.game == "smear":
-        return smear_main(args, camera, recognizer)
+    if args.game in ("smear", "kierki"):
+        return trick_main(args, camera, recognizer)
     scores: list[HandScore] = []
     total_frames = 0
     rec_s = trk_s = 0.0

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SIMULATED_GAMES = ("nerts", "smear")
+SIMULATED_GAMES = ("nerts", "smear", "kierki")
 
 
 def register(sub: Any) -> None:
@@ -95,13 +95,14 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _fail(str(exc))
-    if game == "smear":
-        from vision.simulator.tricks import simulate_smear
+    if game in ("smear", "kierki"):
+        from vision.simulator.tricks import simulate_kierki, simulate_smear
 
         if len(seats) != 4:
-            return _fail(f"Smear is played by four seats, got {len(seats)}")
-        smear = simulate_smear(args.seed, seats=seats, split=args.designs)
-        scene, truth = smear.scene, (smear.header, smear.events)
+            return _fail(f"{game} is played by four seats, got {len(seats)}")
+        simulate = simulate_smear if game == "smear" else simulate_kierki
+        tricks = simulate(args.seed, seats=seats, split=args.designs)
+        scene, truth = tricks.scene, (tricks.header, tricks.events)
     else:
         sim = simulate_nerts(args.seed, seats=seats, split=args.designs)
         scene, truth = sim.scene, ground_truth_log(sim)

@@ -15,16 +15,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kiosk.games.referee import LogHeader, TableEvent
-from kiosk.games.smear import Bid, Deal, Discard, Pass, PlayCard, SmearGame, SmearState
+from kiosk.games.smear import SmearGame
 from kiosk.games.smear_bots import HeuristicSmearBot
 from vision.cardart import CardDesign, list_designs
 from vision.layout import Pose, TrickLayout
 from vision.simulator.motion import Flight, SpeedProfile
 from vision.simulator.scene import PileCard, TableScene, squared
 
-__all__ = ["TrickSimulation", "simulate_smear"]
+__all__ = ["TrickSimulation", "simulate_smear", "simulate_kierki"]
 
 SlotKey = tuple[str | None, str, int]
 MS = 1_000_000
@@ -49,34 +50,62 @@ def simulate_smear(
     start_ns: int = 1_000_000_000,
 ) -> TrickSimulation:
     """Plays one Smear hand with bots and builds the scene that shows it (one deck, one design)."""
+    return _simulate("smear", seed, seats, split, start_ns)
+
+
+def simulate_kierki(
+    seed: int,
+    *,
+    seats: Sequence[str] = ("Ana", "Ben", "Cal", "Dee"),
+    split: str = "heldout",
+    start_ns: int = 1_000_000_000,
+) -> TrickSimulation:
+    """Plays the first Kierki deal ("no tricks", ``rules/kierki.md``) with bots and builds its scene."""
+    return _simulate("kierki", seed, seats, split, start_ns)
+
+
+def _simulate(game_name: str, seed: int, seats: Sequence[str], split: str, start_ns: int) -> TrickSimulation:
     if len(seats) != 4:
-        raise ValueError(f"Smear is played by four seats, got {len(seats)}")
+        raise ValueError(f"{game_name} is played by four seats, got {len(seats)}")
     rng = random.Random(seed)
-    game = SmearGame({})
-    state: SmearState = game.new_initial_state()
-    bots = [HeuristicSmearBot(rng.getrandbits(32)) for _ in range(4)]
+    state: Any
+    bots: list[Any]
+    if game_name == "smear":
+        state = SmearGame({}).new_initial_state()
+        bots = [HeuristicSmearBot(rng.getrandbits(32)) for _ in range(4)]
+    else:
+        from kiosk.games.kierki.game import KierkiGame
+        from kiosk.games.kierki_bots import HeuristicKierkiBot
+
+        state = KierkiGame({}).new_initial_state()
+        bots = [HeuristicKierkiBot() for _ in range(4)]
     layout = TrickLayout(list(seats))
     pool = list_designs(split)  # type: ignore[arg-type]
     design = pool[rng.randrange(len(pool))]
     events: list[TableEvent] = []
     flights: list[Flight] = []
     t = start_ns
-    deal = state.sample_chance(rng)
-    assert isinstance(deal, Deal)
-    state.apply_action(deal)
-    events.append(TableEvent("deal", t, 0, seats[deal.dealer], {}))
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    if game_name == "smear":
+        events.append(TableEvent("deal", t, 0, seats[state.dealer], {}))
+    else:
+        events.append(TableEvent("deal", t, 0, seats[state.dealer], {"deal": int(state.deal.number)}))
     on_table: dict[int, tuple[str, Pose]] = {}
     while not state.is_terminal() and not state.is_chance_node():
         seat = state.current_player()
         action = bots[seat].choose(state)
         t += int(rng.uniform(500, 1300) * MS)
         name = seats[seat]
-        if isinstance(action, Bid):
+        kind = type(action).__name__
+        if kind == "Bid":
             events.append(TableEvent("bid", t, 0, name, {"bid": action.bid}))
-        elif isinstance(action, Pass):
+        elif kind == "Pass":
             events.append(TableEvent("pass", t, 0, name, {}))
-        elif isinstance(action, PlayCard):
-            token = action.card.face_str() if hasattr(action.card, "face_str") else str(action.card)
+        elif kind == "NameTrump":
+            events.append(TableEvent("trump", t, 0, name, {"suit": action.suit.letter}))
+        elif kind == "PlayCard":
+            token = str(action.card)
             place = layout.place_of(name)
             start = place.pose(rng.uniform(-60, 60), 150.0, rng.gauss(0, 8))
             spot = layout.slot(name, "trick", 0).pose
@@ -101,12 +130,12 @@ def simulate_smear(
             events.append(TableEvent("play", t_land, 0, name, {"card": token}))
             on_table[seat] = (token, end)
             t = t_land
-        elif isinstance(action, Discard):
+        elif kind == "Discard":
             # Discards (blind_cards > 0) are not filmed in this simulation; the default game has none.
             events.append(TableEvent("discard", t, 0, name, {"cards": [str(c) for c in action.cards]}))
         before = len(state.tricks.completed) if state.tricks is not None else 0
         state.apply_action(action)
-        after = len(state.tricks.completed) if state.tricks is not None else 0
+        after = len(state.tricks.completed) if state.tricks is not None else before
         if state.tricks is not None and after > before:
             winner = state.tricks.completed[-1].winner
             wname = seats[winner]
@@ -135,13 +164,11 @@ def simulate_smear(
             events.append(TableEvent("collect", t_land, 0, wname, {}))
             on_table = {}
             t = t_land
-        if state.tricks is not None and after == 6 and after > before:
-            break
     designs = {s: design for s in seats}
     piles: dict[SlotKey, list[PileCard]] = {}
     scene = TableScene(layout, designs, piles, rng=random.Random(rng.getrandbits(32)))
     for f in flights:
         scene.add_flight(f)
     scene.finish()
-    header = LogHeader("smear", tuple(seats), {}, 1, {"source": "simulator", "design": design.name})
+    header = LogHeader(game_name, tuple(seats), {}, 1, {"source": "simulator", "design": design.name})
     return TrickSimulation(header, events, scene, layout, design)
