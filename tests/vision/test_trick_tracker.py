@@ -57,3 +57,14 @@ def test_plays_and_sweeps_of_the_first_two_tricks(smear: TrickSimulation) -> Non
     for got, want in zip(events, truth, strict=True):
         if want.type == "play":
             assert abs(got.t_ns - want.t_ns) <= max(got.err_ns, 3_000_000)
+
+
+def test_kierki_first_deal_is_refereed_whole() -> None:
+    from vision.simulator.tricks import simulate_kierki
+
+    sim = simulate_kierki(2)
+    report = replay_events(sim.header, sim.events)
+    assert not report.infractions
+    assert sum(1 for e in sim.events if e.type == "play") == 52
+    # Deal 1 ("no tricks"): every trick costs its taker 20 points.
+    assert sum(report.hands[0].values()) == -20 * 13
