@@ -590,11 +590,9 @@ class TableTracker:
         tr.origin = None
         return landing
 
-    def _appeared(self, tr: Track) -> Landing | None:
-        """A card first seen already at rest in the centre, whose face just vanished from a seat's
-        layout: its flight went unseen (under the hand, or too blurred to read). It landed after it
-        was last seen in the layout (plus the shortest flight) and before it was first seen here."""
-        first = tr.obs[0]
+    def _vanished(self, tr: Track, first: Observation) -> Track | None:
+        """The resting card of the same face in a seat's layout that was last seen shortly before
+        ``first`` (and not since), if any: where ``tr``'s card came from."""
         gone = [
             t
             for t in self.tracks
@@ -607,9 +605,16 @@ class TableTracker:
             and 0 < first.t_ns - t.last.t_ns <= self.settings.link_ns
             and first.frame - t.last.frame >= 3
         ]
-        if not gone:
+        return max(gone, key=lambda t: t.last.t_ns) if gone else None
+
+    def _appeared(self, tr: Track) -> Landing | None:
+        """A card first seen already at rest in the centre, whose face just vanished from a seat's
+        layout: its flight went unseen (under the hand, or too blurred to read). It landed after it
+        was last seen in the layout (plus the shortest flight) and before it was first seen here."""
+        first = tr.obs[0]
+        src = self._vanished(tr, first)
+        if src is None:
             return None
-        src = max(gone, key=lambda t: t.last.t_ns)
         src.alive = False
         lo = min(first.t_ns, src.last.t_ns + MIN_FLIGHT_NS)
         hi = first.t_ns
