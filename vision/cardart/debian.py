@@ -180,7 +180,9 @@ def _corner_index_box(card: NDArray[np.uint8]) -> tuple[float, float, float, flo
             inside = b[0] >= box[0] and b[1] >= box[1] and b[2] <= box[2] and b[3] <= box[3]
             if inside:
                 continue
-            near = (
+            # The suit sits under the rank, sometimes with a wide gap: reach further straight down.
+            below = b[0] < box[2] and b[2] > box[0] and box[3] - gap <= b[1] <= box[3] + 2.2 * gap
+            near = below or (
                 b[0] <= box[2] + gap
                 and b[2] >= box[0] - gap
                 and b[1] <= box[3] + gap
