@@ -49,9 +49,14 @@ from vision.tracker import NertsTracker  # noqa: E402
 
 
 def run_hand(
-    seed: int, mode: str, recognizer: object | None, camera: CameraModel, max_seconds: float | None
+    seed: int,
+    mode: str,
+    recognizer: object | None,
+    camera: CameraModel,
+    max_seconds: float | None,
+    designs: str = "heldout",
 ) -> tuple[HandScore, int, float, float]:
-    sim = simulate_nerts(seed)
+    sim = simulate_nerts(seed, split=designs)
     renderer = TableRenderer(camera, rng=random.Random(seed + 1))
     rng = random.Random(seed + 2)
     calibration: Calibration | None = None
@@ -215,6 +220,12 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=None, help="cut each hand after this many seconds")
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument(
+        "--designs",
+        choices=("heldout", "train"),
+        default="heldout",
+        help="card designs (default: held out of the recognizer's training; 'train' only to diagnose)",
+    )
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
@@ -239,7 +250,7 @@ def main() -> int:
     for k in range(args.hands):
         seed = args.first_seed + k
         t = time.perf_counter()
-        sc, n, tr_, tt = run_hand(seed, args.sightings, recognizer, camera, args.seconds)
+        sc, n, tr_, tt = run_hand(seed, args.sightings, recognizer, camera, args.seconds, args.designs)
         scores.append(sc)
         total_frames += n
         rec_s += tr_
@@ -269,7 +280,9 @@ def main() -> int:
     print()
     print(
         f"command: python bench/bench_end_to_end.py --hands {args.hands} --first-seed {args.first_seed} "
-        f"--sightings {args.sightings}" + (f" --seconds {args.seconds}" if args.seconds else "")
+        f"--sightings {args.sightings}"
+        + (f" --seconds {args.seconds}" if args.seconds else "")
+        + (f" --designs {args.designs}" if args.designs != "heldout" else "")
     )
     print(
         f"camera: {camera.width}x{camera.height} @ {camera.fps:g} fps, {camera.shutter} shutter "
