@@ -133,11 +133,14 @@ def _simulate(game_name: str, seed: int, seats: Sequence[str], split: str, start
         elif kind == "Discard":
             # Discards (blind_cards > 0) are not filmed in this simulation; the default game has none.
             events.append(TableEvent("discard", t, 0, name, {"cards": [str(c) for c in action.cards]}))
-        before = len(state.tricks.completed) if state.tricks is not None else 0
+        # The same trick history before and after: the last trick of a deal completes in it even when
+        # the game moves straight on to the next deal.
+        hist = state.tricks
+        before = len(hist.completed) if hist is not None else 0
         state.apply_action(action)
-        after = len(state.tricks.completed) if state.tricks is not None else before
-        if state.tricks is not None and after > before:
-            winner = state.tricks.completed[-1].winner
+        after = len(hist.completed) if hist is not None else before
+        if hist is not None and after > before:
+            winner = hist.completed[-1].winner
             wname = seats[winner]
             won = layout.slot(wname, "won", 0).pose
             t_lift = t + int(rng.uniform(900, 1400) * MS)
