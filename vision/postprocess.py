@@ -244,17 +244,23 @@ def group(cards: list[CardDet], indices: list[IndexDet], labels: NDArray[np.int6
             groups[best].indices.append(i)
         else:
             loose.append(i)
-    # Centre-less cards (fans, cascades): join indices of the same face whose predicted centres agree.
+    # Centre-less cards (fans, cascades): join indices whose predicted centres agree, when they read
+    # the same face, or when they are the two opposite corners of one card: far apart, turned half a
+    # turn to each other, pointing at the same centre (even if one of them was misread).
     clusters: list[list[int]] = []
     for i in loose:
         idx = indices[i]
-        reach = 1.4 * max(idx.height, idx.width)
+        size = max(idx.height, idx.width)
         for cl in clusters:
-            j = cl[0]
-            if (
-                labels[j] == labels[i]
-                and math.hypot(indices[j].card_cx - idx.card_cx, indices[j].card_cy - idx.card_cy) < reach
-            ):
+            other = indices[cl[0]]
+            d_centre = math.hypot(other.card_cx - idx.card_cx, other.card_cy - idx.card_cy)
+            same_face = labels[cl[0]] == labels[i] and d_centre < 1.4 * size
+            opposite = (
+                other.up_x * idx.up_x + other.up_y * idx.up_y < -0.7
+                and math.hypot(other.cx - idx.cx, other.cy - idx.cy) > 2.5 * size
+                and d_centre < 0.9 * size
+            )
+            if same_face or opposite:
                 cl.append(i)
                 break
         else:

@@ -41,6 +41,10 @@ class Tally:
     predictions: int = 0
     false_cards: int = 0
     unknown: int = 0
+    misread: int = 0
+    """Face-up cards matched to a prediction with a wrong identity (not UNKNOWN): the worst outcome."""
+    identified: int = 0
+    """Face-up cards matched to a prediction that names a face (right or wrong)."""
     confusions: dict[str, int] = field(default_factory=dict)
 
     def add(self, other: Tally) -> None:
@@ -56,6 +60,8 @@ class Tally:
             "predictions",
             "false_cards",
             "unknown",
+            "misread",
+            "identified",
         ):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         for k, v in other.confusions.items():
@@ -78,6 +84,7 @@ class Tally:
             "false_card_rate": rate(self.false_cards, self.predictions),
             "predictions_n": self.predictions,
             "unknown_rate": rate(self.unknown, self.predictions),
+            "misread_rate": rate(self.misread, self.identified),
             "top_confusions": [f"{k} x{v}" for k, v in top],
         }
 
@@ -131,6 +138,9 @@ def score_scene(scene: Scene, preds: list[CardSighting]) -> Tally:
     t.found = len(match)
     for j, c in enumerate(cards):
         got = preds[match[j]].card if j in match else None
+        if got is not None and c.token != BACK and got not in ("UNKNOWN", BACK):
+            t.identified += 1
+            t.misread += got != c.token
         if c.token == BACK:
             t.back_total += 1
             t.back_correct += got == BACK

@@ -44,6 +44,18 @@ def _onnx_bytes(
     return f.getvalue()
 
 
+def _data_summary() -> dict[str, Any]:
+    from vision.cardart import list_designs
+
+    return {
+        "kind": "synthetic overhead table scenes (vision/training/scenes.py), rendered while training",
+        "train_designs": [d.name for d in list_designs(split="train")],
+        "heldout_designs": [d.name for d in list_designs(split="heldout")],
+        "also": "a freshly randomised procedural design for 40% of card groups",
+        "faces": "53 standard faces (52 + joker) and 12 Gnoming A Round faces; backs",
+    }
+
+
 def export(det: Detector, cls: Classifier, out: Path, training: dict[str, Any]) -> dict[str, Any]:
     """Writes both ONNX files and the manifest to ``out``; returns the manifest."""
     out.mkdir(parents=True, exist_ok=True)
@@ -99,6 +111,7 @@ def export(det: Detector, cls: Classifier, out: Path, training: dict[str, Any]) 
             "use": "fine-tuning only (python -m vision.training.enrol)",
         },
         "training": training,
+        "data": _data_summary(),
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
@@ -108,16 +121,37 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.training.export", description=__doc__.split("\n\n")[0])
     p.add_argument("--checkpoint", type=Path, required=True)
     p.add_argument("--out", type=Path, default=Path("models"))
+    p.add_argument(
+        "--classifier-checkpoint",
+        type=Path,
+        default=None,
+        help="take the classifier from this checkpoint (a --classifier-only second stage)",
+    )
     args = p.parse_args(argv)
     st = torch.load(args.checkpoint, map_location="cpu", weights_only=False)
     det, cls = Detector(), Classifier()
     det.load_state_dict(st["det"])
     cls.load_state_dict(st["cls"])
+    stages = []
+    if args.classifier_checkpoint is not None:
+        st2 = torch.load(args.classifier_checkpoint, map_location="cpu", weights_only=False)
+        cls.load_state_dict(st2["cls"])
+        stages.append(
+            {
+                "classifier_stage": {
+                    "steps": st2["step"],
+                    "scenes_seen": st2["scenes_seen"],
+                    "minutes": round(st2["elapsed"] / 60, 1),
+                    "config": st2.get("config", {}),
+                }
+            }
+        )
     summary = {
         "steps": st["step"],
         "scenes_seen": st["scenes_seen"],
         "minutes": round(st["elapsed"] / 60, 1),
         "config": st.get("config", {}),
+        "stages": stages,
     }
     export(det, cls, args.out, summary)
     print(f"exported step {st['step']} to {args.out}")

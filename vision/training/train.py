@@ -68,6 +68,8 @@ class TrainConfig:
         self.buffer: int = kw.get("buffer", 300)
         self.checkpoint_minutes: float = kw.get("checkpoint_minutes", 5.0)
         self.scene: SceneConfig = kw.get("scene", SceneConfig(layouts=(2, 3, 3, 4, 5)))
+        self.classifier_only: bool = kw.get("classifier_only", False)
+        """Train only the classifier (the detector's weights stay as initialised): a second stage."""
         self.minutes: float | None = kw.get("minutes")
         """A time budget: when set, the learning-rate schedule follows elapsed time and training stops
         when it runs out (steps are then an upper bound)."""
@@ -220,19 +222,21 @@ def train(
             lr = _lr_at(step, cfg, (time.monotonic() - run_start) / 60)
             for g in opt_d.param_groups + opt_c.param_groups:
                 g["lr"] = lr
-            batch = rng.sample(list(buf), cfg.batch)
-            x = _to_tensor(np.stack([b.image for b in batch]))
-            heat = torch.from_numpy(np.stack([b.heat for b in batch]).astype(np.float32))
-            heat_w = torch.from_numpy(np.stack([b.heat_weight for b in batch]).astype(np.float32))
-            reg = torch.from_numpy(np.stack([b.reg for b in batch]).astype(np.float32))
-            reg_w = torch.from_numpy(np.stack([b.reg_weight for b in batch]).astype(np.float32))
-            det.train()
-            pred = det(x)
-            loss_d, parts = detector_loss(pred, heat, heat_w, reg, reg_w)
-            opt_d.zero_grad(set_to_none=True)
-            loss_d.backward()  # type: ignore[no-untyped-call]
-            torch.nn.utils.clip_grad_norm_(det.parameters(), 5.0)
-            opt_d.step()
+            parts: dict[str, float] = {}
+            if not cfg.classifier_only:
+                batch = rng.sample(list(buf), cfg.batch)
+                x = _to_tensor(np.stack([b.image for b in batch]))
+                heat = torch.from_numpy(np.stack([b.heat for b in batch]).astype(np.float32))
+                heat_w = torch.from_numpy(np.stack([b.heat_weight for b in batch]).astype(np.float32))
+                reg = torch.from_numpy(np.stack([b.reg for b in batch]).astype(np.float32))
+                reg_w = torch.from_numpy(np.stack([b.reg_weight for b in batch]).astype(np.float32))
+                det.train()
+                pred = det(x)
+                loss_d, parts = detector_loss(pred, heat, heat_w, reg, reg_w)
+                opt_d.zero_grad(set_to_none=True)
+                loss_d.backward()  # type: ignore[no-untyped-call]
+                torch.nn.utils.clip_grad_norm_(det.parameters(), 5.0)
+                opt_d.step()
             crops = np.concatenate([c for c, _ in crop_buf])
             labels = np.concatenate([lab for _, lab in crop_buf])
             pick = np.array(rng.sample(range(len(labels)), min(cfg.crops, len(labels))))
@@ -305,6 +309,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--init", type=Path, default=None, help="start from this checkpoint's weights (fine-tuning)"
     )
+    p.add_argument(
+        "--classifier-only",
+        action="store_true",
+        help="second stage: train only the classifier, keeping --init's detector",
+    )
+    p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--crops", type=int, default=128, help="classifier crops per step")
     args = p.parse_args(argv)
     cfg = TrainConfig(
         steps=args.steps,
@@ -313,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
         workers=args.workers,
         threads=args.threads,
         minutes=args.minutes,
+        classifier_only=args.classifier_only,
+        lr=args.lr,
+        crops=args.crops,
     )
     train(cfg, args.work, args.out, init=args.init)
     return 0
