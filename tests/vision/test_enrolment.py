@@ -7,13 +7,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from vision.cardart import face_index_boxes, render_back, render_face
 from vision.cardart.designs import CardDesign, get_design
 from vision.cardart.enrolled import enrolled_design, load_card_photo
 
 
-def _photograph(card_bgra: np.ndarray, path: Path, *, sideways: bool = False) -> None:
+def _photograph(card_bgra: NDArray[np.uint8], path: Path, *, sideways: bool = False) -> None:
     """Lays a card on a dark cloth and photographs it slightly askew."""
     h, w = card_bgra.shape[:2]
     canvas = np.full((900, 1200, 3), (35, 45, 30), np.uint8)
