@@ -80,3 +80,29 @@ def test_shipped_model_cards_follow_the_contract(tmp_path: Path, capsys: pytest.
         assert c["quad"] is None or (len(c["quad"]) == 4 and all(len(p) == 2 for p in c["quad"]))
         assert all(len(b) == 4 for b in c["corners"])
     assert (tmp_path / "ann" / "scene.annotated.png").is_file()
+
+
+def test_calibrate_adds_table_millimetres(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from vision.cardart import get_design, render_face
+    from vision.simulator.camera import CameraModel
+    from vision.simulator.render import TableRenderer
+
+    cam = CameraModel(width=1280, height=720)
+    img = TableRenderer(cam, rng=random.Random(4)).background.copy()
+    ((px, py),) = cam.project(np.array([[780.0, 439.0]]))  # the mat's centre, in image pixels
+    card = render_face("KH", get_design("heldout-jumbo"), 110)
+    h, w = card.shape[:2]
+    y, x = int(py) - h // 2, int(px) - w // 2
+    a = card[..., 3:4].astype(np.float32) / 255
+    region = img[y : y + h, x : x + w]
+    region[:] = (region * (1 - a) + card[..., :3] * a).astype(np.uint8)
+    path = tmp_path / "mat.png"
+    cv2.imwrite(str(path), img)
+    assert main(["recognize", str(path), "--json", "--calibrate"]) == 0
+    cards = json.loads(capsys.readouterr().out)["images"][0]["cards"]
+    near = [c for c in cards if abs((c["box"][0] + c["box"][2]) / 2 - px) < w]
+    assert near, f"the card on the mat was not found: {cards}"
+    tx, ty = near[0]["table_mm"]
+    assert abs(tx - 780.0) < 25 and abs(ty - 439.0) < 25
