@@ -118,9 +118,9 @@ class ChooseGameMode(Mode):
             return False
         if key in (Key.LEFT, Key.RIGHT) and self.in_options and rows:
             name, default, _, choices, value = rows[self.option_cursor]
-            self.values[self.game_name][name] = step_option(
-                value, default, choices, -1 if key is Key.LEFT else 1
-            )
+            stepped = step_option(value, default, choices, -1 if key is Key.LEFT else 1)
+            if self._is_allowed(name, stepped):
+                self.values[self.game_name][name] = stepped
             return True
         if key is Key.BACK and self.in_options:
             self.in_options = False
@@ -128,6 +128,19 @@ class ChooseGameMode(Mode):
         if key is Key.SELECT:
             return self._go()
         return False
+
+    def _is_allowed(self, name: str, value: Any) -> bool:
+        """True if the game accepts ``value`` for option ``name`` (with the other
+        options as chosen); a step to a value the game refuses is not taken."""
+        cls = self.game_class
+        if cls is None:
+            return False
+        try:
+            build_options(cls.options_type, {**self.values.get(self.game_name, {}), name: value},
+                          game=self.game_name)
+        except GameError:
+            return False
+        return True
 
     def _go(self) -> bool:
         cls = self.game_class

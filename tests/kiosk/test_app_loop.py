@@ -272,3 +272,21 @@ def test_log_feed_keeps_the_recorded_times_at_any_pace() -> None:
     feed.start(0)
     assert feed.due(1 * S)[0].t_ns == 10 * S
     assert feed.due(2 * S)[0].t_ns == 20 * S and feed.done
+
+
+def test_option_steps_stop_at_values_the_game_refuses(tmp_path: Path) -> None:
+    from kiosk.games.base import build_options
+    from kiosk.games.registry import find_game
+
+    clock = FakeClock()
+    app = make_app(tmp_path, clock=clock)
+    mode = ChooseGameMode("smear")
+    app.set_mode(mode)
+    app.dispatch(Command(Key.RIGHT))  # into the options
+    names = [row[0] for row in mode.option_rows()]
+    mode.option_cursor = names.index("target_score")
+    for _ in range(20):  # 15 steps of 1 would reach 0
+        app.dispatch(Command(Key.LEFT))
+    chosen = mode.options()
+    assert chosen["target_score"] >= 1  # Smear refuses 0: the screen never offers it
+    build_options(find_game("smear").options_type, chosen)
