@@ -265,5 +265,58 @@ def group(cards: list[CardDet], indices: list[IndexDet], labels: NDArray[np.int6
                 break
         else:
             clusters.append([i])
-    groups.extend(Group(None, cl) for cl in clusters)
+    loose_groups = [Group(None, cl) for cl in clusters]
+    _adopt_loose(groups, loose_groups, indices)
+    groups = _drop_duplicate_centres(groups)
+    groups.extend(g for g in loose_groups if g.indices)
     return groups
+
+
+def _adopt_loose(groups: list[Group], loose: list[Group], indices: list[IndexDet]) -> None:
+    """Gives a face-up card centre that got no index the loose cluster that points at it.
+
+    The first pass asks a lot of an index (its predicted centre within 0.3 of a card length, inside
+    the card's outline); a card cut by the frame's edge or seen at a slant often fails it and would
+    come out twice, once as an ``UNKNOWN`` centre and once as its indices. A looser second match
+    joins them, one cluster per card, nearest first.
+    """
+    for g in groups:
+        c = g.card
+        if c is None or c.back or g.indices:
+            continue
+        quad = c.quad()
+        best: Group | None = None
+        best_d = 0.6 * c.long
+        for lg in loose:
+            if not lg.indices:
+                continue
+            px = sum(indices[i].card_cx for i in lg.indices) / len(lg.indices)
+            py = sum(indices[i].card_cy for i in lg.indices) / len(lg.indices)
+            d = math.hypot(px - c.cx, py - c.cy)
+            inside = all(quad_contains(quad, indices[i].cx, indices[i].cy, margin=0.15) for i in lg.indices)
+            if inside and d < best_d:
+                best, best_d = lg, d
+        if best is not None:
+            g.indices, best.indices = best.indices, []
+
+
+def _drop_duplicate_centres(groups: list[Group]) -> list[Group]:
+    """Drops a centre-only card peak that sits on the centre of a stronger card: a second peak of
+    one card's heat, or its face-up and face-down heats both firing. A card that also has indices
+    always wins; otherwise the stronger peak does."""
+
+    def rank(g: Group) -> tuple[int, float]:
+        return (1 if g.indices else 0, g.card.score if g.card is not None else 0.0)
+
+    keep: list[Group] = []
+    for g in sorted(groups, key=rank, reverse=True):
+        c = g.card
+        if c is not None and not g.indices:
+            dup = any(
+                k.card is not None and math.hypot(k.card.cx - c.cx, k.card.cy - c.cy) < 0.2 * k.card.long
+                for k in keep
+            )
+            if dup:
+                continue
+        keep.append(g)
+    return keep
