@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.postprocess import CardDet, IndexDet, group
 
@@ -18,7 +19,7 @@ def _index(
     return IndexDet(cx, cy, up[0], up[1], 10.0, 20.0, card_cx, card_cy, 0.9)
 
 
-def _labels(n: int) -> np.ndarray:
+def _labels(n: int) -> NDArray[np.int64]:
     return np.zeros(n, np.int64)
 
 
