@@ -64,6 +64,11 @@ HELDOUT_THEMES: frozenset[str] = frozenset(
 )
 """Whole designs kept out of training (sibling themes share a split)."""
 
+UNRELIABLE_INDEX_THEMES: frozenset[str] = frozenset({"tango", "tango_nuevo"})
+"""Themes whose rank and suit marks sit apart (suit in the opposite top corner on some cards, beside the
+rank on others), so the automatic index box holds the rank alone: training on them would teach the
+classifier to name a suit it cannot see. They are rasterised but not used as designs."""
+
 SHEET_CARD_HEIGHT = 320
 """Rasterised height of one card of the sheet, in pixels."""
 

@@ -219,6 +219,8 @@ _EXTRA: dict[str, CardDesign] = {}
 def _debian_designs() -> list[CardDesign]:
     out = []
     for theme in debian.available_themes():
+        if theme in debian.UNRELIABLE_INDEX_THEMES:
+            continue
         seed = zlib.crc32(theme.encode())
         style = _PROCEDURAL[seed % 6].style
         out.append(
