@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,21 @@ class Thresholds:
 
 
 DEFAULT_THRESHOLDS = Thresholds()
+
+
+def _manifest_thresholds(manifest: dict[str, Any], path: Path) -> Thresholds:
+    """The thresholds tuned for this model (``manifest["thresholds"]``), over the defaults."""
+    given = manifest.get("thresholds", {})
+    names = {f.name for f in fields(Thresholds)}
+    if not isinstance(given, dict) or not all(
+        k in names and isinstance(v, (int, float)) and not isinstance(v, bool) and 0.0 <= v <= 1.0
+        for k, v in given.items()
+    ):
+        raise ModelError(
+            f"model manifest {path} has invalid thresholds {given!r} (expected probabilities named "
+            f"{sorted(names)}); {RESTORE_HINT}"
+        )
+    return Thresholds(**{k: float(v) for k, v in given.items()})
 
 
 def _read_manifest(model_dir: Path) -> dict[str, Any]:
@@ -98,9 +113,11 @@ class Recognizer:
         model_dir: str | Path | None = None,
         *,
         threads: int = 1,
-        thresholds: Thresholds = DEFAULT_THRESHOLDS,
+        thresholds: Thresholds | None = None,
     ) -> Recognizer:
         """Loads the model in ``model_dir`` (default: the shipped one), checking every file's sha256.
+
+        ``thresholds`` default to the ones tuned for the model and recorded in its manifest.
 
         Raises :class:`~vision.errors.ModelError` naming the file when anything is missing or corrupt.
         """
@@ -116,6 +133,8 @@ class Recognizer:
         clf = OnnxSession(
             folder / manifest["classifier"]["file"], sha256=manifest["classifier"]["sha256"], threads=threads
         )
+        if thresholds is None:
+            thresholds = _manifest_thresholds(manifest, folder / MANIFEST)
         rec = cls(det, clf, manifest["classifier"]["labels"], thresholds)
         rec.model_dir = folder
         return rec

@@ -11,7 +11,7 @@ import pytest
 
 from tests.vision.tiny_models import classifier_bytes, detector_bytes, write_model_dir
 from vision.errors import ModelError, VisionError
-from vision.recognizer import Recognizer
+from vision.recognizer import Recognizer, Thresholds
 from vision.session import OnnxSession
 
 
@@ -85,3 +85,25 @@ def test_wrong_image_is_a_value_error(tmp_path: Path) -> None:
     rec = Recognizer.load(write_model_dir(tmp_path / "m"))
     with pytest.raises(ValueError, match="expected an H×W×3 uint8 BGR image"):
         rec.recognize(np.zeros((10, 10), np.float32))
+
+
+def test_thresholds_tuned_for_the_model_come_from_its_manifest(tmp_path: Path) -> None:
+    folder = write_model_dir(tmp_path / "m")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["thresholds"] = {"unknown_below": 0.7, "not_index": 0.35}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    rec = Recognizer.load(folder)
+    assert (rec.thresholds.unknown_below, rec.thresholds.not_index) == (0.7, 0.35)
+    assert rec.thresholds.index == Thresholds().index  # the others keep their defaults
+    # A caller's own thresholds win over the manifest's.
+    assert Recognizer.load(folder, thresholds=Thresholds()).thresholds == Thresholds()
+
+
+@pytest.mark.parametrize("bad", [{"unknown_below": 1.5}, {"confidence": 0.5}, {"index": "high"}, [0.5]])
+def test_invalid_thresholds_in_the_manifest_name_the_problem(tmp_path: Path, bad: object) -> None:
+    folder = write_model_dir(tmp_path / "m")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["thresholds"] = bad
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelError, match=r"manifest\.json has invalid thresholds .*restore it"):
+        Recognizer.load(folder)

@@ -14,7 +14,7 @@ import pytest
 
 from vision.cardart import list_designs
 from vision.events import BACK, UNKNOWN
-from vision.recognizer import Recognizer
+from vision.recognizer import Recognizer, Thresholds
 from vision.training.evaluate import Tally, score_scene
 from vision.training.scenes import SceneConfig, render_scene
 
@@ -59,3 +59,18 @@ def test_vision_does_not_import_pygame_or_torch() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_threshold_sweep_ranks_combinations_by_its_objective(recognizer: Recognizer) -> None:
+    from vision.training.tune import objective, sweep
+
+    scene = render_scene(700_000_000, SceneConfig(width=640, height=360, split="train"))
+    grid: dict[str, tuple[float, ...]] = {"unknown_below": (0.6, 0.99)}
+    results = sweep(recognizer, [scene], grid)
+    assert len(results) == 2
+    assert results[0][0] >= results[1][0]
+    assert all(r[0] == objective(r[2]) for r in results)
+    # Requiring near certainty turns readings into UNKNOWNs, never into more named cards.
+    by_value = {r[1].unknown_below: r[2] for r in results}
+    assert (by_value[0.99]["unknown_rate"] or 0.0) >= (by_value[0.6]["unknown_rate"] or 0.0)
+    assert recognizer.thresholds == Thresholds()  # the recognizer is left as it was
