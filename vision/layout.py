@@ -42,6 +42,9 @@ __all__ = [
     "TableLayout",
     "NertsLayout",
     "TrickLayout",
+    "RummyLayout",
+    "GnomingLayout",
+    "FAN_TAN_RANKS",
     "layout_for",
     "place_seats",
 ]
@@ -303,6 +306,131 @@ class TrickLayout(TableLayout):
         self.slots[(None, "stock", 0)] = Slot(None, "stock", 0, Pose(cx - 200.0, cy, 0.0))
         self.slots[(None, "discard", 0)] = Slot(None, "discard", 0, Pose(cx + 200.0, cy, 0.0))
         self.centre_box = (cx - 300.0, cy - 180.0, cx + 300.0, cy + 180.0)
+        # Kierki's Fan Tan (rules/kierki.md §8): one row per suit, each built out from its 7, every
+        # card a step to the side of the one it continues so both indices show.
+        for r in range(len(FAN_TAN_SUITS)):
+            y = cy + (r - (len(FAN_TAN_SUITS) - 1) / 2) * FAN_TAN_ROW_MM
+            for k in range(len(FAN_TAN_RANKS)):
+                x = cx + (k - FAN_TAN_RANKS.index("7")) * FAN_TAN_STEP_MM
+                index = r * len(FAN_TAN_RANKS) + k
+                self.slots[(None, "fantan", index)] = Slot(None, "fantan", index, Pose(x, y, 0.0))
+
+    def fan_tan_slot(self, card: str) -> Slot:
+        """The Fan Tan place of a card such as ``"10H"`` (suit row, rank column; aces high).
+
+        >>> lay = TrickLayout(["N", "E", "S", "W"])
+        >>> lay.fan_tan_slot("8S").pose.x - lay.fan_tan_slot("7S").pose.x == FAN_TAN_STEP_MM
+        True
+        """
+        rank, suit = card[:-1].upper().replace("T", "10"), card[-1].upper()
+        index = FAN_TAN_SUITS.index(suit) * len(FAN_TAN_RANKS) + FAN_TAN_RANKS.index(rank)
+        return self.slots[(None, "fantan", index)]
+
+    def fan_tan_box(self) -> tuple[float, float, float, float]:
+        """The part of the mat the Fan Tan rows cover, with half a card around them (x0, y0, x1, y1)."""
+        xs = [s.pose.x for k, s in self.slots.items() if k[1] == "fantan"]
+        ys = [s.pose.y for k, s in self.slots.items() if k[1] == "fantan"]
+        margin = CARD_H_MM / 2 + 10
+        return (min(xs) - CARD_W_MM, min(ys) - margin, max(xs) + CARD_W_MM, max(ys) + margin)
+
+
+FAN_TAN_SUITS = ("S", "H", "D", "C")
+FAN_TAN_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+"""The columns of a Fan Tan row, low to high (aces high, the spec's default)."""
+FAN_TAN_STEP_MM = 26.0
+FAN_TAN_ROW_MM = 92.0
+
+
+def _offset(place: SeatPlace, lx: float, ly: float) -> tuple[float, float]:
+    """A seat-local offset as a table-millimetre vector (for a slot's fan)."""
+    x, y = place.to_table(lx, ly)
+    return (x - place.origin[0], y - place.origin[1])
+
+
+HAND_MM = 130.0
+"""How far beyond the mat's edge a player holds cards (out of the camera's view)."""
+
+
+def hand_pose(layout: TableLayout, seat: str, lx: float = 0.0) -> Pose:
+    """Where a seat's hand holds a card: off the mat behind its edge, upright for the player."""
+    place = layout.place_of(seat)
+    _, ly = place.to_local(*place.edge)
+    return place.pose(lx, ly + HAND_MM)
+
+
+class RummyLayout(TableLayout):
+    """The 3-13 Speed Rummy table (``rules/rummy_3_13.md`` §2, §4): each seat's face-up discard
+    pile on its left (so its left neighbour draws from the pile on that neighbour's right), a
+    place in front of each seat where a hand is laid out face up (a "match" or the final show),
+    and the face-down pool spread in the middle.
+
+    >>> lay = RummyLayout(["Ana", "Ben", "Cal", "Dee"])
+    >>> lay.place_of("Ana").to_local(lay.slot("Ana", "pile").pose.x, 0)[0] < 0
+    True
+    >>> lay.seat_of_point(lay.slot("Ben", "pile").pose.x, lay.slot("Ben", "pile").pose.y)
+    'Ben'
+    """
+
+    SHOW_STEP_MM = 24.0
+
+    def __init__(self, seats: Sequence[str]) -> None:
+        places = place_seats(seats, inset_mm=170.0)
+        super().__init__(tuple(seats), places)
+        cx, cy = self.width_mm / 2, self.height_mm / 2
+        for seat, place in places.items():
+            self.slots[(seat, "pile", 0)] = Slot(seat, "pile", 0, place.pose(-290.0, -10.0))
+            self.slots[(seat, "show", 0)] = Slot(
+                seat, "show", 0, place.pose(-170.0, 0.0), _offset(place, self.SHOW_STEP_MM, 0.0)
+            )
+        self.slots[(None, "pool", 0)] = Slot(None, "pool", 0, Pose(cx, cy, 0.0))
+        self.centre_box = (cx - 200.0, cy - 120.0, cx + 200.0, cy + 120.0)
+
+
+GRID_PITCH_MM = (72.0, 96.0)
+"""Column and row pitch of a Gnoming grid."""
+
+
+class GnomingLayout(TableLayout):
+    """The Gnoming A Round table (``rules/gnoming.md`` §3, §4): each seat's 3×3 grid in front of
+    it (row 1 farthest from the owner, column 1 on the owner's left), and in the middle the
+    face-down draw pile, discard piles A and B side by side, and a place for Hazards that left
+    the game.
+
+    >>> lay = GnomingLayout(["Ana", "Ben", "Cal"])
+    >>> far, near = lay.slot("Ana", "grid", 0).pose.y, lay.slot("Ana", "grid", 6).pose.y
+    >>> far < near  # Ana sits at the bottom edge: row 1 lies farther from her
+    True
+    >>> lay.grid_position(lay.slot("Cal", "grid", 5).pose.x, lay.slot("Cal", "grid", 5).pose.y)
+    ('Cal', 5)
+    """
+
+    def __init__(self, seats: Sequence[str]) -> None:
+        places = place_seats(seats, inset_mm=205.0)
+        super().__init__(tuple(seats), places)
+        cx, cy = self.width_mm / 2, self.height_mm / 2
+        px, py = GRID_PITCH_MM
+        for seat, place in places.items():
+            for i in range(9):
+                r, c = divmod(i, 3)
+                self.slots[(seat, "grid", i)] = Slot(seat, "grid", i, place.pose((c - 1) * px, (r - 1) * py))
+        self.slots[(None, "deck", 0)] = Slot(None, "deck", 0, Pose(cx - 105.0, cy, 0.0))
+        self.slots[(None, "A", 0)] = Slot(None, "A", 0, Pose(cx, cy, 0.0))
+        self.slots[(None, "B", 0)] = Slot(None, "B", 0, Pose(cx + 105.0, cy, 0.0))
+        self.slots[(None, "removed", 0)] = Slot(None, "removed", 0, Pose(cx + 230.0, cy, 90.0))
+        self.centre_box = (cx - 290.0, cy - 95.0, cx + 290.0, cy + 95.0)
+
+    def grid_position(self, x: float, y: float, *, within_mm: float = 36.0) -> tuple[str, int] | None:
+        """The seat and grid index (0..8, row by row) of the grid place nearest a table point, or
+        None when no place lies within ``within_mm``."""
+        best: tuple[str, int] | None = None
+        best_d = within_mm
+        for key, slot in self.slots.items():
+            if key[1] != "grid" or key[0] is None:
+                continue
+            d = math.hypot(slot.pose.x - x, slot.pose.y - y)
+            if d < best_d:
+                best, best_d = (key[0], key[2]), d
+        return best
 
 
 def layout_for(game: str, seats: Sequence[str]) -> TableLayout:
@@ -312,6 +440,10 @@ def layout_for(game: str, seats: Sequence[str]) -> TableLayout:
     """
     if game == "nerts":
         return NertsLayout(seats)
-    if game in ("kierki", "smear", "rummy_3_13", "gnoming"):
+    if game in ("kierki", "smear"):
         return TrickLayout(seats)
+    if game == "rummy_3_13":
+        return RummyLayout(seats)
+    if game == "gnoming":
+        return GnomingLayout(seats)
     raise ValueError(f"no table layout for game {game!r}")

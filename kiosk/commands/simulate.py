@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SIMULATED_GAMES = ("nerts", "smear", "kierki")
+SIMULATED_GAMES = ("nerts", "smear", "kierki", "rummy_3_13", "gnoming")
 
 
 def register(sub: Any) -> None:
@@ -55,6 +55,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--surface", choices=("felt", "wood", "cloth"), default="felt", help="the mat (default felt)"
+    )
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=12,
+        help="kierki: the deals of the match to play, from the first (default 12: the whole match, "
+        "about 19 minutes of play; 1 for a quick one)",
     )
     p.set_defaults(func=run)
 
@@ -100,8 +107,12 @@ def run(args: argparse.Namespace) -> int:
 
         if len(seats) != 4:
             return _fail(f"{game} is played by four seats, got {len(seats)}")
-        simulate = simulate_smear if game == "smear" else simulate_kierki
-        tricks = simulate(args.seed, seats=seats, split=args.designs)
+        if game == "smear":
+            tricks = simulate_smear(args.seed, seats=seats, split=args.designs)
+        else:
+            if not 1 <= args.deals <= 12:
+                return _fail(f"--deals must be 1 to 12 (a Kierki match has 12 deals), got {args.deals}")
+            tricks = simulate_kierki(args.seed, seats=seats, split=args.designs, deals=args.deals)
         scene, truth = tricks.scene, (tricks.header, tricks.events)
     else:
         sim = simulate_nerts(args.seed, seats=seats, split=args.designs)

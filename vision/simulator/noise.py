@@ -33,16 +33,18 @@ def perturb(
     jitter_px: float = 0.4,
     drop: float = 0.05,
     misread: float = 0.005,
+    faces: Sequence[str] = FACES,
 ) -> list[CardSighting]:
     """Returns the sightings with each box side moved by N(0, ``jitter_px``), each card dropped
-    with probability ``drop`` and read as a random other face with probability ``misread``."""
+    with probability ``drop`` and read as a random other face (of ``faces``: the deck's, by
+    default a standard deck's) with probability ``misread``."""
     out = []
     for s in sightings:
         if rng.random() < drop:
             continue
         card = s.card
         if rng.random() < misread:
-            card = rng.choice([f for f in FACES if f != s.card])
+            card = rng.choice([f for f in faces if f != s.card])
         box = tuple(v + rng.gauss(0.0, jitter_px) for v in s.box)
         quad = (
             tuple((x + rng.gauss(0.0, jitter_px), y + rng.gauss(0.0, jitter_px)) for x, y in s.quad)
