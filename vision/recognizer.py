@@ -56,6 +56,13 @@ class Thresholds:
 
 DEFAULT_THRESHOLDS = Thresholds()
 
+CLOSEUP_CARD = 0.35
+"""A card longer than this fraction of the frame's short side is a close-up, not a card on a table."""
+CLOSEUP_TARGET = 90.0
+"""Long side, in detector-input pixels, that a close-up's card is shrunk to (mid-range of training)."""
+CLOSEUP_SIDE = 224
+"""Detector-input long side for the second look when the first named nothing."""
+
 
 def _manifest_thresholds(manifest: dict[str, Any], path: Path) -> Thresholds:
     """The thresholds tuned for this model (``manifest["thresholds"]``), over the defaults."""
@@ -175,10 +182,18 @@ class Recognizer:
         """
         image = np.ascontiguousarray(image_bgr)
         cards, idx = self._detect(image, None)
-        if not cards and not idx and max(image.shape[:2]) >= 640:
-            # Nothing at the usual scale: perhaps a close-up whose card is larger than the detector's view.
-            cards, idx = self._detect(image, 320)
-        return self._assemble(image, cards, idx)
+        found = self._assemble(image, cards, idx)
+        h, w = image.shape[:2]
+        big = max((c.long for c in cards), default=0.0)
+        if max(h, w) >= 640 and (big > CLOSEUP_CARD * min(h, w) or not any(_named(s) for s in found)):
+            # A card larger than any on a table seen from above, or nothing named at all: perhaps a
+            # close-up. Look again with the frame shrunk so that card has the size the detector knows.
+            side = max(h, w) * CLOSEUP_TARGET / big if big > CLOSEUP_CARD * min(h, w) else CLOSEUP_SIDE
+            side = int(min(max(side, 160.0), 400.0))
+            again = self._assemble(image, *self._detect(image, side))
+            if _strength(again) > _strength(found):
+                found = again
+        return found
 
     def _assemble(
         self, image: NDArray[np.uint8], cards: list[CardDet], idx: list[IndexDet]
@@ -227,6 +242,15 @@ class Recognizer:
             out.append(CardSighting(name, score, box, quad, corners))
         out.sort(key=lambda s: (round(s.center[1] / 20), s.center[0]))
         return out
+
+
+def _named(s: CardSighting) -> bool:
+    return s.card not in (UNKNOWN, BACK)
+
+
+def _strength(found: list[CardSighting]) -> tuple[int, float]:
+    """How convincing a reading of a frame is: named cards first, then their total confidence."""
+    return (sum(1 for s in found if _named(s)), sum(s.score for s in found if _named(s)))
 
 
 def _clip(b: tuple[float, float, float, float], w: int, h: int) -> tuple[float, float, float, float]:
