@@ -131,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     st = torch.load(args.checkpoint, map_location="cpu", weights_only=False)
     det, cls = Detector(), Classifier()
     det.load_state_dict(st["det"])
-    cls.load_state_dict(st["cls"])
+    if args.classifier_checkpoint is None:
+        cls.load_state_dict(st["cls"])
     stages = []
     if args.classifier_checkpoint is not None:
         st2 = torch.load(args.classifier_checkpoint, map_location="cpu", weights_only=False)
