@@ -408,6 +408,11 @@ class TableTracker:
                     if shift <= 3 * self.rest_px:
                         pairs.append((shift, i, tr))
                         continue
+                    if self._covered_at_rest(tr.rest_box, o):
+                        # Part of it hidden (a hand passing over): still the card at rest, but any
+                        # moving card of its face that could have made this sighting comes first.
+                        pairs.append((3 * self.rest_px + shift, i, tr))
+                        continue
                     # A card resting in a seat's layout, lifted (often out of sight under the hand)
                     # and seen again in the air. Cards on foundations never leave.
                     in_layout = tr.place is not None and tr.place[0] is not None
@@ -455,6 +460,21 @@ class TableTracker:
                 keep.append(tr)
         self.tracks = keep
         return landings
+
+    def _covered_at_rest(self, rest_box: Box, o: Observation) -> bool:
+        """Whether a partly hidden sighting lies wholly inside a resting card's box: what is left of
+        that card when a hand or another card covers parts of it from more than one side (its box
+        then shrinks on several sides at once, which :func:`robust_shift` alone reads as motion)."""
+        if o.whole:
+            return False
+        tol = self.rest_px
+        b = o.box
+        return (
+            b[0] >= rest_box[0] - tol
+            and b[1] >= rest_box[1] - tol
+            and b[2] <= rest_box[2] + tol
+            and b[3] <= rest_box[3] + tol
+        )
 
     def _hidden_twins(self, frame: Frame) -> list[Landing]:
         """Two cards of one face landing on one pile at nearly the same time (a tie, §6.1): the
@@ -514,7 +534,7 @@ class TableTracker:
             del tr.obs[:40]
         if tr.resting and tr.rest_box is not None:
             dx, dy = robust_shift(tr.rest_box, o.box)
-            if math.hypot(dx, dy) <= 3 * self.rest_px:
+            if math.hypot(dx, dy) <= 3 * self.rest_px or self._covered_at_rest(tr.rest_box, o):
                 return None
             # It moved: lifted from where it rested.
             tr.resting = False
@@ -928,12 +948,19 @@ class NertsTracker:
         mine = self._far_edge(dest, mine_tr.rest_box)
         others = []
         for tr in self.table.tracks:
-            if tr.tid == landing.track or landing.t_ns - tr.last.t_ns > 300_000_000:
+            # Only the pile's cards at rest: a card misread for a frame or two (a track that never
+            # rested) must not count as part of the pile.
+            if (
+                tr.tid == landing.track
+                or not tr.resting
+                or tr.rest_box is None
+                or landing.t_ns - tr.last.t_ns > 300_000_000
+            ):
                 continue
-            cx, cy = _centre(tr.last.box)
+            cx, cy = _centre(tr.rest_box)
             ((tx, ty),) = cal.to_table([(cx, cy)])
             if self.table.place_of(tx, ty, tr) == dest:
-                others.append(self._far_edge(dest, tr.last.box))
+                others.append(self._far_edge(dest, tr.rest_box))
         return bool(others) and mine < min(others) - 0.5 * step
 
 
