@@ -347,7 +347,7 @@ def _offset(place: SeatPlace, lx: float, ly: float) -> tuple[float, float]:
     return (x - place.origin[0], y - place.origin[1])
 
 
-HAND_MM = 130.0
+HAND_MM = 380.0
 """How far beyond the mat's edge a player holds cards (out of the camera's view)."""
 
 

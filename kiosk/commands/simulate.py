@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SIMULATED_GAMES = ("nerts", "smear", "kierki", "rummy_3_13", "gnoming")
+SIMULATED_GAMES = ("nerts", "smear", "kierki", "rummy_3_13")
 
 
 def register(sub: Any) -> None:
@@ -55,6 +55,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--surface", choices=("felt", "wood", "cloth"), default="felt", help="the mat (default felt)"
+    )
+    p.add_argument(
+        "--hand-size",
+        type=int,
+        default=7,
+        help="rummy_3_13: the cards in the hand played (3 to 13; default 7)",
     )
     p.add_argument(
         "--deals",
@@ -102,7 +108,14 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _fail(str(exc))
-    if game in ("smear", "kierki"):
+    if game == "rummy_3_13":
+        from vision.simulator.rummy import simulate_rummy
+
+        if not 3 <= args.hand_size <= 13:
+            return _fail(f"--hand-size must be 3 to 13, got {args.hand_size}")
+        hand = simulate_rummy(args.seed, seats=seats, split=args.designs, hand_size=args.hand_size)
+        scene, truth = hand.scene, (hand.header, hand.events)
+    elif game in ("smear", "kierki"):
         from vision.simulator.tricks import simulate_kierki, simulate_smear
 
         if len(seats) != 4:

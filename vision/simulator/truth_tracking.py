@@ -141,7 +141,11 @@ def track_truth_sightings(
     for e in pending[k:]:
         tracker.button(e)
     events.extend(tracker.flush())
-    return TrackedRun(events, merge_buttons(pending, events), frames, spent)
+    # A button the tracker completes with what it saw (a hand's start with its face-up piles) is in
+    # its own events already.
+    echoed = set(getattr(tracker, "echoes", ()))
+    kept = [e for e in pending if e.type not in echoed]
+    return TrackedRun(events, merge_buttons(kept, events), frames, spent)
 
 
 def _content(e: TableEvent) -> str:

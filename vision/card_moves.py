@@ -1,0 +1,145 @@
+"""What the table tracker's tracks say beyond landings: cards taken off the table, cards that
+appear face up in place, and the events held back until they are certain.
+
+Glossary (tracks, rest and landings as in :mod:`vision.tracker`):
+
+- **departure**: a face-up card that rested on a pile, moved away and was not seen again (a
+  player took it into the hand, held above the table and out of the camera's view). It is told
+  from a card a hand merely covered by where it was last seen: at least :data:`AWAY_MM` from
+  where it rested. The player is the one whose edge it went toward.
+- **arrival**: a track newly at rest: a card that landed, or one turned face up where it lies
+  (a Gnoming flip, a 3-13 discard turned up on its pile), first seen already at rest.
+- **event queue**: events are released in time order once they are older than the tracker's
+  latency, so an event found late (a hand laid out, known complete only once no card follows)
+  still goes out in its place.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from kiosk.games.referee import TableEvent
+from vision.layout import TableLayout
+from vision.tracker import TableTracker, Track
+
+__all__ = ["Departure", "DepartureWatch", "EventQueue", "segment_distance", "AWAY_MM", "GONE_NS"]
+
+AWAY_MM = 40.0
+"""How far from its resting place a card must have been seen to count as taken away."""
+GONE_NS = 300_000_000
+"""How long a moving card must be unseen to count as gone from the table."""
+
+SlotKey = tuple[str | None, str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """A card taken off a pile: from where, by whom (the edge it went toward) and when it left."""
+
+    card: str
+    origin: SlotKey
+    seat: str | None
+    t_ns: int
+    err_ns: int
+
+
+@dataclass
+class _Lift:
+    origin: SlotKey
+    xy: tuple[float, float]
+    t_ns: int
+    err_ns: int
+
+
+@dataclass
+class DepartureWatch:
+    """Finds the cards taken away from the slots of the given regions."""
+
+    layout: TableLayout
+    regions: frozenset[str]
+    _lifted: dict[int, _Lift] = field(default_factory=dict)
+    _judged: set[int] = field(default_factory=set)
+
+    def step(self, table: TableTracker, now_ns: int) -> list[Departure]:
+        """Call after each :meth:`TableTracker.step`; returns the departures now certain."""
+        out: list[Departure] = []
+        alive = {tr.tid: tr for tr in table.tracks}
+        for tr in table.tracks:
+            if tr.resting or tr.origin is None or tr.origin[1] not in self.regions:
+                continue
+            if tr.tid in self._lifted or tr.tid in self._judged:
+                continue
+            if tr.origin_xy is None:
+                continue
+            # The lift is known to the frame when the card was seen at rest just before it moved.
+            first_moving = tr.obs[0].t_ns
+            t, err = (
+                (tr.lift_t, (first_moving - tr.lift_t) // 2) if tr.lift_t is not None else (first_moving, 0)
+            )
+            t_mid = t + err
+            self._lifted[tr.tid] = _Lift(tr.origin, tr.origin_xy, t_mid, max(err, 1_000_000))
+        for tid, lift in list(self._lifted.items()):
+            found: Track | None = alive.get(tid)
+            if found is not None and found.resting:
+                # Back at rest: covered and uncovered in place, or put down somewhere on the table.
+                del self._lifted[tid]
+                continue
+            if found is not None and now_ns - found.last.t_ns < GONE_NS:
+                continue
+            del self._lifted[tid]
+            if found is None:
+                continue
+            # Where it was seen farthest from its pile says where it went (a frame's misread that joined
+            # the track elsewhere does not).
+            last = max(found.obs, key=lambda o: math.hypot(o.x - lift.xy[0], o.y - lift.xy[1]))
+            if math.hypot(last.x - lift.xy[0], last.y - lift.xy[1]) < AWAY_MM:
+                # Only covered where it lay (a hand over it): it may yet be seen leaving.
+                continue
+            self._judged.add(tid)
+            seat = self.layout.direction_seat(last.x, last.y, lift.xy[0], lift.xy[1])
+            out.append(Departure(found.card, lift.origin, seat, lift.t_ns, lift.err_ns))
+        return out
+
+
+class EventQueue:
+    """Events held back and released in time order once older than the latency."""
+
+    def __init__(self, latency_ns: int, t0_ns: int = 0) -> None:
+        self.latency_ns = latency_ns
+        self.t0_ns = t0_ns
+        self.pending: list[TableEvent] = []
+        self._released = -(1 << 62)
+
+    def add(self, type_: str, t_ns: int, err_ns: int, seat: str | None, data: dict[str, object]) -> None:
+        """Queues an event at table time ``t_ns`` (the log's time is ``t_ns - t0_ns``)."""
+        self.pending.append(TableEvent(type_, t_ns - self.t0_ns, err_ns, seat, data))
+
+    def release(self, now_ns: int | None) -> list[TableEvent]:
+        """The events older than the latency at ``now_ns`` (all of them for None), in time order."""
+        cut = (1 << 62) if now_ns is None else now_ns - self.latency_ns - self.t0_ns
+        ready = sorted((e for e in self.pending if e.t_ns <= cut), key=lambda e: e.t_ns)
+        self.pending = [e for e in self.pending if e.t_ns > cut]
+        out = []
+        for e in ready:
+            if e.t_ns < self._released:
+                # Found too late for its place: it goes out now, its uncertainty widened to cover it.
+                e = TableEvent(e.type, self._released, e.err_ns + (self._released - e.t_ns), e.seat, e.data)
+            self._released = e.t_ns
+            out.append(e)
+        return out
+
+
+def segment_distance(
+    start: tuple[float, float], step: tuple[float, float], count: int, x: float, y: float
+) -> float:
+    """Distance from a point to the line of ``count`` places spaced by ``step`` from ``start``.
+
+    >>> segment_distance((0.0, 0.0), (10.0, 0.0), 3, 15.0, 4.0)
+    4.0
+    """
+    sx, sy = start
+    dx, dy = step[0] * (count - 1), step[1] * (count - 1)
+    n2 = dx * dx + dy * dy
+    u = 0.0 if n2 == 0 else max(0.0, min(1.0, ((x - sx) * dx + (y - sy) * dy) / n2))
+    return math.hypot(x - (sx + u * dx), y - (sy + u * dy))
