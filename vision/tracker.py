@@ -182,7 +182,8 @@ class TrackerSettings:
     """How far a card may reappear from where it was last seen resting, to count as lifted from there."""
     link_ns: int = 1_500_000_000
     """How long after it was last seen resting."""
-    max_speed_mm_s: float = 3000.0
+    max_speed_mm_s: float = 6000.0
+    """Fastest a thrown card travels (a quick throw to the centre reaches 4-5 m/s)."""
     track_gap_ns: int = 250_000_000
     """A moving card unseen for longer starts a new track when seen again."""
     latency_ns: int = 1_500_000_000
@@ -315,6 +316,14 @@ def estimate_landing(
     if hidden:
         if not t_lo - MIN_ERR_NS <= t_land <= t_next:
             return fallback
+        # The fit runs up to a resting place it never saw it reach: trust it only if the card shows
+        # the same size there as in flight (else the resting box is another part of it, or another card).
+        lb = obs[last_far].box
+        if (
+            abs((lb[2] - lb[0]) - (rb[2] - rb[0])) > 0.15 * (rb[2] - rb[0])
+            or abs((lb[3] - lb[1]) - (rb[3] - rb[1])) > 0.15 * (rb[3] - rb[1])
+        ):
+            return fallback
         return t_land, max(MIN_ERR_NS, min(err, fallback[1]))
     if not t_lo - MIN_ERR_NS <= t_land <= t_next + 3 * period:
         return fallback
@@ -423,16 +432,24 @@ class TableTracker:
                     continue
                 gate = (20.0 if len(tr.obs) == 1 else 40.0) + s.max_speed_mm_s * dt / 1e9
                 if dist <= gate:
-                    # Cost: pixels from where its motion so far puts it now. A moving card that lands
-                    # on a resting card of the same face (a race, §6.1) keeps its own track.
-                    px, py = _centre(last.box)
+                    # Cost: pixels between its box and where its motion so far puts that box now, side
+                    # by side. A moving card that lands on a resting card of the same face (a race,
+                    # §6.1) keeps its own track: the two boxes share nearly a centre, not their sides.
+                    vx = vy = 0.0
                     if len(tr.obs) >= 2:
                         prev = tr.obs[-2]
+                        px, py = _centre(last.box)
                         qx, qy = _centre(prev.box)
-                        k = dt / max(1, last.t_ns - prev.t_ns)
-                        px, py = px + (px - qx) * min(k, 3.0), py + (py - qy) * min(k, 3.0)
-                    ox, oy = _centre(o.box)
-                    pairs.append((math.hypot(ox - px, oy - py) - 2.0 * self.rest_px, i, tr))
+                        k = min(3.0, dt / max(1, last.t_ns - prev.t_ns))
+                        vx, vy = (px - qx) * k, (py - qy) * k
+                    lb, ob = last.box, o.box
+                    miss = (
+                        abs(ob[0] - lb[0] - vx)
+                        + abs(ob[1] - lb[1] - vy)
+                        + abs(ob[2] - lb[2] - vx)
+                        + abs(ob[3] - lb[3] - vy)
+                    ) / 4
+                    pairs.append((miss - 2.0 * self.rest_px, i, tr))
         pairs.sort(key=lambda p: p[0])
         used_obs: set[int] = set()
         used_tr: set[int] = set()
@@ -540,10 +557,19 @@ class TableTracker:
             tr.resting = False
             tr.origin = tr.place
             tr.origin_xy = (tr.rest_x, tr.rest_y)
-            prev = tr.obs[-2] if len(tr.obs) >= 2 else o
             # The lift time is known only when the card was seen at rest just before it moved; after a
             # gap (the hand over it) it is left out rather than guessed (the referee checks it, §7.1).
-            tr.lift_t = prev.t_ns if o.frame - prev.frame <= 2 else None
+            # A card starts slowly, so its first frames of motion may stay within the rest tolerance:
+            # the lift is the last observation that still lies where it rested, within the rest noise.
+            tr.lift_t = None
+            later = o
+            for o2 in reversed(tr.obs[:-1]):
+                if later.frame - o2.frame > 2:
+                    break
+                if math.hypot(*robust_shift(tr.rest_box, o2.box)) <= self.rest_px:
+                    tr.lift_t = o2.t_ns
+                    break
+                later = o2
             tr.moved_mm = 0.0
             del tr.obs[:-1]
             return None
@@ -600,6 +626,8 @@ class TableTracker:
             del tr.obs[:-n]
             tr.origin = None
             return None
+        if tr.origin is None:
+            self._join_lost_flight(tr)
         t_land, err = estimate_landing(tr.obs, rest_n=n, fit_points=s.fit_points, window_ns=s.fit_window_ns)
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
         landing = Landing(
@@ -609,6 +637,29 @@ class TableTracker:
         del tr.obs[:-n]
         tr.origin = None
         return landing
+
+    def _join_lost_flight(self, tr: Track) -> None:
+        """A card whose flight was lost on the way (a blurred or hidden stretch longer than a track
+        may skip) is the card of its face that was lifted from a seat's layout and lost just before
+        this track began: take where it came from and when it was lifted."""
+        first = tr.obs[0]
+        lost = [
+            t
+            for t in self.tracks
+            if t is not tr
+            and t.alive
+            and t.card == tr.card
+            and not t.resting
+            and t.origin is not None
+            and t.origin[0] is not None
+            and 0 < first.t_ns - t.last.t_ns <= self.settings.track_gap_ns * 2
+        ]
+        if not lost:
+            return
+        src = max(lost, key=lambda t: t.last.t_ns)
+        src.alive = False
+        tr.origin, tr.origin_xy, tr.lift_t = src.origin, src.origin_xy, src.lift_t
+        tr.moved_mm += src.moved_mm
 
     def _vanished(self, tr: Track, first: Observation) -> Track | None:
         """The resting card of the same face in a seat's layout that was last seen shortly before
