@@ -23,6 +23,8 @@ from kiosk.screens.widgets import split, title_bar, touch_bar
 __all__ = ["ChooseGameMode", "step_option"]
 
 START = -1
+OPTIONAL_NUMBER_START = 10
+"""The first value an optional whole-number option takes when turned on from the screen."""
 
 
 def step_option(value: Any, default: Any, choices: tuple[Any, ...] | None, direction: int) -> Any:
@@ -32,7 +34,19 @@ def step_option(value: Any, default: Any, choices: tuple[Any, ...] | None, direc
     (False, 'b')
     >>> step_option(100, 100, None, 1), step_option(30, 30, None, -1), step_option(0, 0, None, -1)
     (110, 25, 0)
+
+    An optional whole number (default none, such as Smear's cap on the non-bidders' score) turns
+    on at 10 and steps by one; stepping below 1 turns it off again:
+
+    >>> step_option(None, None, None, 1), step_option(14, None, None, 1), step_option(1, None, None, -1)
+    (10, 15, None)
+    >>> step_option(None, None, None, -1) is None
+    True
     """
+    if default is None and (value is None or (isinstance(value, int) and not isinstance(value, bool))):
+        if value is None:
+            return OPTIONAL_NUMBER_START if direction > 0 else None
+        return value + direction if value + direction >= 1 else None
     if choices:
         i = choices.index(value) if value in choices else 0
         return choices[(i + direction) % len(choices)]

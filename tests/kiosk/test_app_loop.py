@@ -290,3 +290,23 @@ def test_option_steps_stop_at_values_the_game_refuses(tmp_path: Path) -> None:
     chosen = mode.options()
     assert chosen["target_score"] >= 1  # Smear refuses 0: the screen never offers it
     build_options(find_game("smear").options_type, chosen)
+
+
+def test_smear_nonbidder_cap_can_be_set_and_cleared_on_the_options_screen(tmp_path: Path) -> None:
+    from kiosk.games.base import build_options
+    from kiosk.games.registry import find_game
+
+    app = make_app(tmp_path, clock=FakeClock())
+    mode = ChooseGameMode("smear")
+    app.set_mode(mode)
+    app.dispatch(Command(Key.RIGHT))  # into the options
+    names = [row[0] for row in mode.option_rows()]
+    mode.option_cursor = names.index("nonbidder_score_cap")
+    for _ in range(5):  # on at 10, then up to 14
+        app.dispatch(Command(Key.RIGHT))
+    assert mode.options()["nonbidder_score_cap"] == 14
+    opts = build_options(find_game("smear").options_type, mode.options())
+    assert opts.nonbidder_score_cap == 14  # type: ignore[attr-defined]
+    for _ in range(14):  # down past 1: no cap again
+        app.dispatch(Command(Key.LEFT))
+    assert "nonbidder_score_cap" not in mode.options()
