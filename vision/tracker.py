@@ -504,7 +504,7 @@ class TableTracker:
                 continue
             last = tr.last
             unseen = frame.t_ns - last.frame_t_ns
-            if not 3 * period <= unseen <= 8 * period:
+            if not 3 * period <= unseen <= 15 * period:
                 continue
             lx, ly = _centre(last.box)
             for other in self.tracks:
@@ -517,10 +517,13 @@ class TableTracker:
                 if self.layout.seat_of_point(other.rest_x, other.rest_y) is not None:
                     continue
                 # It landed after it was last seen, and before the card that covers it was first
-                # seen at rest there.
+                # seen at rest there; where its motion shows when, within that interval.
                 lo, hi = last.t_ns, max(last.t_ns + period, other.rest_since)
                 t_land = (lo + hi) // 2
                 err = max(MIN_ERR_NS, (hi - lo) // 2 + period // 2)
+                fit = self._twin_fit(tr, other)
+                if fit is not None and lo - MIN_ERR_NS <= fit[0] <= hi and fit[1] < err:
+                    t_land, err = fit
                 tr.resting = True
                 tr.rest_box = other.rest_box
                 tr.rest_x, tr.rest_y = other.rest_x, other.rest_y
@@ -543,6 +546,29 @@ class TableTracker:
                 break
         self.last_frame_t = frame.t_ns
         return out
+
+    def _twin_fit(self, tr: Track, other: Track) -> tuple[int, int] | None:
+        """The landing time of a card hidden as it landed under (or beside) a card of its face,
+        from its motion until it vanished and the place where the other card rests
+        (:func:`estimate_landing`); None when too little of its motion was seen whole."""
+        if other.rest_box is None or len(other.obs) < self.settings.rest_count:
+            return None
+        rb = other.rest_box
+        rw, rh = rb[2] - rb[0], rb[3] - rb[1]
+        # Its last sightings may be slivers showing past the hand: not the card's box.
+        moving = list(tr.obs)
+        while moving and (
+            abs((moving[-1].box[2] - moving[-1].box[0]) - rw) > 0.15 * rw
+            or abs((moving[-1].box[3] - moving[-1].box[1]) - rh) > 0.15 * rh
+        ):
+            moving.pop()
+        if len(moving) < 3:
+            return None
+        n = self.settings.rest_count
+        s = self.settings
+        return estimate_landing(
+            moving + other.obs[-n:], rest_n=n, fit_points=s.fit_points, window_ns=s.fit_window_ns
+        )
 
     def _extend(self, tr: Track, o: Observation) -> Landing | None:
         s = self.settings
