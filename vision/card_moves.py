@@ -21,9 +21,17 @@ from dataclasses import dataclass, field
 
 from kiosk.games.referee import TableEvent
 from vision.layout import TableLayout
-from vision.tracker import TableTracker, Track
+from vision.tracker import Landing, TableTracker, Track
 
-__all__ = ["Departure", "DepartureWatch", "EventQueue", "segment_distance", "AWAY_MM", "GONE_NS"]
+__all__ = [
+    "Departure",
+    "DepartureWatch",
+    "EventQueue",
+    "covered_landings",
+    "segment_distance",
+    "AWAY_MM",
+    "GONE_NS",
+]
 
 AWAY_MM = 40.0
 """How far from its resting place a card must have been seen to count as taken away."""
@@ -100,6 +108,67 @@ class DepartureWatch:
             seat = self.layout.direction_seat(last.x, last.y, lift.xy[0], lift.xy[1])
             out.append(Departure(found.card, lift.origin, seat, lift.t_ns, lift.err_ns))
         return out
+
+
+def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 55.0) -> list[Landing]:
+    """Cards that came down on a resting card of the same face (a Gnoming 5 discarded on a 5, a
+    second copy on a 3-13 pile): the resting card's track takes the sightings of the one on top,
+    so the moving track just stops being seen, right over it. Such a card landed between its last
+    sighting in motion and the next frame; the moving track is closed."""
+    out: list[Landing] = []
+    resting = [t for t in table.tracks if t.resting and t.rest_box is not None]
+    for tr in table.tracks:
+        if tr.resting or tr.settling or not tr.alive or len(tr.obs) < 2:
+            continue
+        last = tr.last
+        if not GONE_NS // 3 <= now_ns - last.t_ns <= GONE_NS:
+            continue
+        prev = tr.obs[-2]
+        vx, vy = last.x - prev.x, last.y - prev.y
+
+        scored = [
+            (_off_course(r, last.x, last.y, vx, vy, near_mm), r)
+            for r in resting
+            if r.card == tr.card and r is not tr
+        ]
+        scored = [(d, r) for d, r in scored if d <= 25.0]
+        if not scored:
+            continue
+        base = min(scored, key=lambda dr: dr[0])[1]
+        first = tr.obs[0]
+        if math.hypot(first.x - base.rest_x, first.y - base.rest_y) < 60.0:
+            continue  # it did not come from elsewhere: a card nudged where it lies
+        period = max(1, last.t_ns - tr.obs[-2].t_ns)
+        tr.alive = False
+        out.append(
+            Landing(
+                tr.tid,
+                tr.card,
+                last.t_ns + period // 2,
+                max(1_000_000, period),
+                base.rest_x,
+                base.rest_y,
+                tr.origin,
+                tr.origin_xy,
+                tr.lift_t,
+                tuple((o.x, o.y) for o in tr.obs[:4]),
+            )
+        )
+    return out
+
+
+def _off_course(r: Track, x: float, y: float, vx: float, vy: float, near_mm: float) -> float:
+    """How far a resting card lies from the way a card last seen at (x, y) moving by (vx, vy) was
+    heading (inf when it is not on its way, or too far)."""
+    dx, dy = r.rest_x - x, r.rest_y - y
+    d = math.hypot(dx, dy)
+    if d <= 15.0:
+        return d
+    speed = math.hypot(vx, vy)
+    if d > near_mm or speed < 1e-6:
+        return math.inf
+    along = (dx * vx + dy * vy) / speed
+    return math.inf if along <= 0 else abs(dx * vy - dy * vx) / speed
 
 
 class EventQueue:

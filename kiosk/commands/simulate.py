@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SIMULATED_GAMES = ("nerts", "smear", "kierki", "rummy_3_13")
+SIMULATED_GAMES = ("nerts", "smear", "kierki", "rummy_3_13", "gnoming")
 
 
 def register(sub: Any) -> None:
@@ -115,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"--hand-size must be 3 to 13, got {args.hand_size}")
         hand = simulate_rummy(args.seed, seats=seats, split=args.designs, hand_size=args.hand_size)
         scene, truth = hand.scene, (hand.header, hand.events)
+    elif game == "gnoming":
+        from vision.simulator.gnoming import simulate_gnoming
+
+        rnd = simulate_gnoming(args.seed, seats=seats, split=args.designs)
+        scene, truth = rnd.scene, (rnd.header, rnd.events)
     elif game in ("smear", "kierki"):
         from vision.simulator.tricks import simulate_kierki, simulate_smear
 

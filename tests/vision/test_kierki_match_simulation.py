@@ -30,7 +30,13 @@ def _deal_window(sim: TrickSimulation, number: int) -> tuple[int, int]:
 def _track(sim: TrickSimulation, start: int, end: int) -> list[TableEvent]:
     cam = CameraModel(width=640, height=360, fps=30.0)
     tracker = TrickTracker(sim.layout, camera_calibration(cam), fan_tan_deals=kierki_fan_tan_deals())
-    buttons = [e for e in sim.events if e.type in BUTTON_EVENTS and e.t_ns < end]
+    # Joining a deal under way: the tracker is told the deal and the cards already played in it, as
+    # it would know them had it watched from the deal's start.
+    before = [e for e in sim.events if e.t_ns < start]
+    deal = [e for e in before if e.type == "deal"][-1]
+    tracker.button(deal)
+    tracker.seen.update(str(e.get("card")) for e in before if e.type == "play" and e.t_ns >= deal.t_ns)
+    buttons = [e for e in sim.events if e.type in BUTTON_EVENTS and start <= e.t_ns < end]
     return track_truth_sightings(sim.scene, tracker, cam, buttons, start_ns=start, end_ns=end, seed=5).events
 
 
@@ -65,3 +71,17 @@ def test_fan_tan_plays_and_the_reveal_are_tracked(match: TrickSimulation) -> Non
     sc = score_events(truth, got)
     assert (sc.right, sc.false, sc.missed) == (len(truth), 0, 0), sc.misses + sc.falses
     assert {e.seat for e in got if e.type == "reveal"} == {e.seat for e in truth if e.type == "reveal"}
+
+
+def test_a_few_frames_render_the_fan_tan_rows(match: TrickSimulation) -> None:
+    import random
+
+    from vision.simulator.render import TableRenderer
+
+    cam = CameraModel(width=320, height=180, fps=10.0)
+    renderer = TableRenderer(cam, rng=random.Random(1))
+    start, _ = _deal_window(match, 12)
+    play = next(e for e in match.events if e.type == "play" and e.t_ns > start)
+    frames = list(match.scene.frames(renderer, start_ns=play.t_ns - 300_000_000, end_ns=play.t_ns))
+    assert len(frames) >= 3
+    assert all(f.image is not None and f.image.shape == (180, 320, 3) for f in frames)

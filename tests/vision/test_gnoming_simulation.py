@@ -1,0 +1,58 @@
+"""A simulated Gnoming A Round round: its truth refereed, the Gnoming tracker on the simulator's exact
+sightings with injected faults, and a few rendered frames."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kiosk.replay import replay_events
+from vision.cardart.tokens import GNOMING_TOKENS
+from vision.gnoming_tracker import GnomingTracker
+from vision.simulator.camera import CameraModel
+from vision.simulator.gnoming import GnomingSimulation, simulate_gnoming
+from vision.simulator.render import TableRenderer
+from vision.simulator.truth_tracking import camera_calibration, score_events, track_truth_sightings
+
+
+@pytest.fixture(scope="module")
+def rnd() -> GnomingSimulation:
+    return simulate_gnoming(0)
+
+
+def test_the_truth_is_a_whole_refereed_round(rnd: GnomingSimulation) -> None:
+    report = replay_events(rnd.header, rnd.events)
+    assert not report.infractions
+    assert len(report.hands) == 1
+    assert {"round_start", "flip", "draw", "keep", "discard", "reveal"} <= {e.type for e in rnd.events}
+    assert [e.type for e in rnd.events[-4:]] == ["reveal"] * 4
+    # Each seat opens by turning two cards of its grid.
+    flips = [e for e in rnd.events if e.type == "flip"][:8]
+    assert sorted(str(e.seat) for e in flips) == sorted(rnd.header.seats * 2)
+
+
+def test_the_opening_turns_are_tracked(rnd: GnomingSimulation) -> None:
+    cam = CameraModel(width=640, height=360, fps=30.0)
+    tracker = GnomingTracker(rnd.layout, camera_calibration(cam))
+    end = 36_000_000_000
+    buttons = [e for e in rnd.buttons() if e.t_ns <= end]
+    run = track_truth_sightings(rnd.scene, tracker, cam, buttons, end_ns=end, seed=2, faces=GNOMING_TOKENS)
+    # Events whose whole story lies in the window (a keep needs the card that came out put down).
+    truth = [e for e in rnd.camera_events() if e.t_ns <= end - 6_000_000_000 and e.type != "round_start"]
+    got = [e for e in run.events if e.t_ns <= end - 6_000_000_000 and e.type != "round_start"]
+    sc = score_events(truth, got)
+    assert (sc.right, sc.false, sc.missed) == (len(truth), 0, 0), sc.misses + sc.falses
+    assert {"flip", "keep", "discard"} <= {e.type for e in truth}
+    start = next(e for e in run.events if e.type == "round_start")
+    want = next(e for e in rnd.events if e.type == "round_start")
+    assert start.get("piles") == want.get("piles") and start.get("first") == want.get("first")
+
+
+def test_a_few_frames_render_the_grids(rnd: GnomingSimulation) -> None:
+    cam = CameraModel(width=320, height=180, fps=10.0)
+    renderer = TableRenderer(cam, rng=random.Random(1))
+    keep = next(e for e in rnd.events if e.type == "keep")
+    frames = list(rnd.scene.frames(renderer, start_ns=keep.t_ns - 300_000_000, end_ns=keep.t_ns))
+    assert len(frames) >= 3
+    assert all(f.image is not None and f.image.shape == (180, 320, 3) for f in frames)

@@ -1,0 +1,263 @@
+"""The tracker for a Gnoming A Round table: flips, draws from A and B, keeps, discards, reveals.
+
+Glossary (``rules/gnoming.md``; table as in :class:`vision.layout.GnomingLayout`; tracks,
+landings, departures and arrivals as in :mod:`vision.tracker` and :mod:`vision.card_moves`):
+
+- **player**: the seat whose turn it is, known from its draw (a ``draw`` button for the draw
+  pile, or the edge a card taken from A or B went toward); keeps and discards are its.
+- **keep**: a face-up card that travelled in from the hand and came to rest on a grid place:
+  ``keep`` of that place's owner. The card that came ``out`` is the one that lay there face up,
+  or, if it lay face down, the next card the player puts down (it is held and then kept again,
+  a bounce, or discarded).
+- **discard**: a card from the hand coming to rest on pile A or B (``pile``), or on the place
+  for Hazards that left the game (no ``pile``).
+- **draw**: the top card of A or B taken off the table (a departure).
+- **flip**: a face-down grid card turned up where it lies (an arrival without travel on a face-down
+  place): ``flip`` of that place's owner.
+- **reveal**: at the end of a round every face-down card is turned up. A flip never turns a
+  seat's last face-down card (§5.4: a Hazard cannot end a round), so turns in place that leave a
+  grid with none face down are that seat's reveal; grids already all face up are revealed with
+  the first one.
+
+What the camera cannot see comes from the kiosk (:meth:`GnomingTracker.button`): the start of
+the round (the tracker adds the tops of A and B and the Hazards removed), draws from the draw
+pile, and declines.
+
+>>> from vision.calibration import Calibration
+>>> t = GnomingTracker(GnomingLayout(["Ana", "Ben", "Cal"]), Calibration.from_scale(1.0))
+>>> t.feed(Frame(None, 0), [])
+[]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kiosk.games.referee import TableEvent
+from vision.calibration import Calibration
+from vision.card_moves import DepartureWatch, EventQueue, covered_landings
+from vision.cardart.tokens import GNOMING_TOKENS
+from vision.events import CardSighting, Frame
+from vision.layout import GnomingLayout
+from vision.tracker import Landing, TableTracker, Track, TrackerSettings
+
+__all__ = ["GnomingTracker", "REVEAL_HOLD_NS"]
+
+REVEAL_HOLD_NS = 4_000_000_000
+"""How long a turn in place is held back before it counts as a flip (it may yet be part of a reveal)."""
+LATENCY_NS = 5_000_000_000
+"""Events are held this long (nothing here is a race): longer than :data:`REVEAL_HOLD_NS`."""
+KEEP_HOLD_NS = 4_000_000_000
+"""How long a keep waits for the card that came out of a face-down place to be put down."""
+TRAVEL_MM = 25.0
+"""A card that came at least this far is one put down from the hand; less, one turned where it lies."""
+PILE_MM = 50.0
+
+SlotKey = tuple[str | None, str, int]
+
+
+@dataclass
+class _Turn:
+    seat: str
+    pos: int
+    card: str
+    t_ns: int
+    err_ns: int
+
+
+@dataclass
+class _Keep:
+    seat: str
+    pos: int
+    card: str
+    t_ns: int
+    err_ns: int
+
+
+class GnomingTracker:
+    """Turns a Gnoming table's frames and sightings into table events."""
+
+    def __init__(
+        self,
+        layout: GnomingLayout,
+        calibration: Calibration,
+        settings: TrackerSettings | None = None,
+        *,
+        t0_ns: int = 0,
+    ) -> None:
+        self.layout = layout
+        self.settings = settings or TrackerSettings()
+        self.table = TableTracker(layout, calibration, self.settings, labels=frozenset(GNOMING_TOKENS))
+        self.table.place_of = self._place_of  # type: ignore[method-assign]
+        self.echoes = frozenset({"round_start"})
+        """Buttons this tracker passes on itself, completed with what it saw."""
+        self.queue = EventQueue(max(self.settings.latency_ns, LATENCY_NS), t0_ns)
+        self.departures = DepartureWatch(layout, frozenset({"A", "B"}))
+        self.up: dict[str, list[str | None]] = {s: [None] * 9 for s in layout.seats}
+        """The face-up card seen on each grid place (None: face down)."""
+        self.tops: dict[str, str] = {}
+        self.removed: list[str] = []
+        self.player: str | None = None
+        self._known: set[int] = set()
+        self._turns: list[_Turn] = []
+        self._keep: _Keep | None = None
+        self._revealed: set[str] = set()
+
+    def _place_of(self, x: float, y: float, tr: Track, landing: object = None) -> SlotKey:
+        at = self.layout.grid_position(x, y)
+        if at is not None:
+            return (at[0], "grid", at[1])
+        for name in ("A", "B", "deck"):
+            pose = self.layout.slot(None, name, 0).pose
+            if math.hypot(pose.x - x, pose.y - y) <= PILE_MM:
+                return (None, name, 0)
+        removed = self.layout.slot(None, "removed", 0).pose
+        if abs(x - removed.x) <= PILE_MM and removed.y - PILE_MM <= y <= removed.y + 150.0:
+            return (None, "removed", 0)
+        return (self.layout.seat_of_point(x, y), "zone", 0)
+
+    def button(self, event: TableEvent) -> None:
+        """Tells the tracker a kiosk event: a new round (it adds the piles it sees), a draw from the
+        draw pile (whose turn it is), a decline."""
+        if event.type == "round_start":
+            data = dict(event.data)
+            data["piles"] = {k: self.tops[k] for k in ("A", "B") if k in self.tops}
+            data["removed"] = list(self.removed)
+            self.queue.pending.append(TableEvent(event.type, event.t_ns, event.err_ns, event.seat, data))
+            self.up = {s: [None] * 9 for s in self.layout.seats}
+            self._revealed = set()
+            self.player = None
+        elif event.type == "draw" and event.seat is not None:
+            self.player = event.seat
+
+    def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
+        """Feeds one frame; returns the events that are now final, in time order."""
+        landings = {ld.track: ld for ld in self.table.step(frame, sightings)}
+        for dep in self.departures.step(self.table, frame.t_ns):
+            pile = dep.origin[1]
+            if dep.seat is None:
+                continue
+            self.player = dep.seat
+            self._put_down_out(None)
+            self.queue.add("draw", dep.t_ns, dep.err_ns, dep.seat, {"from": pile, "card": dep.card})
+        for tr in self.table.tracks:
+            if not tr.resting or tr.tid in self._known or tr.place is None:
+                continue
+            self._known.add(tr.tid)
+            ld = landings.get(tr.tid)
+            t, err = (ld.t_ns, ld.err_ns) if ld is not None else (tr.rest_since, 20_000_000)
+            self._arrived(tr.card, tr.place, t, err, ld is not None and _travelled(ld))
+        for ld in covered_landings(self.table, frame.t_ns):
+            self._arrived(
+                ld.card, self._place_of(ld.x, ld.y, Track(0, ld.card)), ld.t_ns, ld.err_ns, _travelled(ld)
+            )
+        self._settle_turns(frame.t_ns - REVEAL_HOLD_NS)
+        if self._keep is not None and self._keep.t_ns < frame.t_ns - KEEP_HOLD_NS:
+            self._emit_keep(None)
+        return self.queue.release(frame.t_ns)
+
+    def flush(self) -> list[TableEvent]:
+        """Every event still held back (call at the end of the video)."""
+        if self._keep is not None:
+            self._emit_keep(None)
+        self._settle_turns(1 << 62)
+        if all(c is not None for grid in self.up.values() for c in grid):
+            # Every grid ended face up by keeps: nothing was left to turn, each grid is as it lies.
+            self._reveal(None, self.table.last_t, 20_000_000)
+        return self.queue.release(None)
+
+    # -- what arrived --------------------------------------------------------------------
+    def _arrived(self, card: str, place: SlotKey, t: int, err: int, travelled: bool) -> None:
+        """A face-up card newly at rest at ``place``: it came from the hand, or was turned in place."""
+        seat, region, index = place
+        if region in ("A", "B"):
+            self.tops[region] = card
+            if travelled and self.player is not None:
+                self._put_down_out(card)
+                self.queue.add("discard", t, err, self.player, {"card": card, "pile": region})
+            return
+        if region == "removed":
+            self.removed.append(card)
+            if travelled and self.player is not None:
+                self._put_down_out(card)
+                self.queue.add("discard", t, err, self.player, {"card": card})
+            return
+        if region != "grid" or seat is None:
+            return
+        if travelled:
+            self._put_down_out(card)
+            before = self.up[seat][index]
+            self.up[seat][index] = card
+            keep = _Keep(seat, index, card, t, err)
+            if before is not None:
+                self._emit_keep(before, keep)
+            else:
+                self._keep = keep
+            return
+        if self.up[seat][index] is None:
+            self.up[seat][index] = card
+            if self._revealed:
+                # The round is over (a grid was revealed): every card turned now is a reveal's.
+                if all(c is not None for c in self.up[seat]):
+                    self._reveal(seat, t, err)
+                return
+            self._turns.append(_Turn(seat, index, card, t, err))
+            if all(c is not None for c in self.up[seat]):
+                self._reveal(seat, t, err)
+
+    def _put_down_out(self, card: str | None) -> None:
+        """The player puts a card down (kept again or discarded): the out card of a pending keep."""
+        if self._keep is not None:
+            self._emit_keep(card)
+
+    def _emit_keep(self, out: str | None, keep: _Keep | None = None) -> None:
+        k = keep or self._keep
+        if keep is None:
+            self._keep = None
+        if k is None:
+            return
+        if out is None:
+            # The card that came out was never seen put down: the keep cannot be written whole
+            # (the referee needs both cards), so it is left to the table to correct.
+            return
+        self.queue.add("keep", k.t_ns, k.err_ns, k.seat, {"pos": _pos(k.pos), "card": k.card, "out": out})
+
+    # -- flips and reveals ---------------------------------------------------------------
+    def _settle_turns(self, before_ns: int) -> None:
+        keep = []
+        for turn in self._turns:
+            if turn.t_ns <= before_ns:
+                self.queue.add(
+                    "flip", turn.t_ns, turn.err_ns, turn.seat, {"pos": _pos(turn.pos), "card": turn.card}
+                )
+            else:
+                keep.append(turn)
+        self._turns = keep
+
+    def _reveal(self, seat: str | None, t_ns: int, err_ns: int) -> None:
+        """``seat``'s grid is all face up by turns in place: the end of the round."""
+        self._turns = [u for u in self._turns if u.seat != seat]
+        for other in self.layout.seats:
+            if other in self._revealed or any(c is None for c in self.up[other]):
+                continue
+            self._revealed.add(other)
+            self.queue.add("reveal", t_ns, err_ns, other, {"grid": list(self.up[other])})
+
+
+def _travelled(landing: Landing) -> bool:
+    """Whether a landed card came from elsewhere (the hand), not turned or nudged in place."""
+    if not landing.path:
+        return False
+    x0, y0 = landing.path[0]
+    return math.hypot(landing.x - x0, landing.y - y0) >= TRAVEL_MM
+
+
+def _pos(index: int) -> str:
+    """A grid index (0..8, row by row) in the log's notation (``"11"`` .. ``"33"``).
+
+    >>> _pos(0), _pos(5)
+    ('11', '23')
+    """
+    return f"{index // 3 + 1}{index % 3 + 1}"
