@@ -630,6 +630,22 @@ class TableTracker:
             return None
         return self._settle(tr)
 
+    def _fuller_view(self, tr: Track, at_rest: Observation) -> Observation:
+        """Where a card that rests mostly covered lies: a card slid under a pile shows only the end
+        beyond the pile's base, whose centre is not the card's. Its last sighting before it came to rest
+        that showed more of it, at the same place, gives the card's centre."""
+        rb = tr.rest_box if tr.rest_box is not None else at_rest.box
+        rw, rh = rb[2] - rb[0], rb[3] - rb[1]
+        n = self.settings.rest_count
+        for o2 in reversed(tr.obs[:-n]):
+            w, h = o2.box[2] - o2.box[0], o2.box[3] - o2.box[1]
+            if w * h <= 1.3 * rw * rh:
+                continue
+            if math.hypot(*robust_shift(rb, o2.box)) <= 3 * self.rest_px:
+                return o2
+            break
+        return at_rest
+
     def _settle(self, tr: Track) -> Landing | None:
         """The track is at rest: record where, and report a landing if it came from elsewhere."""
         s = self.settings
@@ -638,7 +654,7 @@ class TableTracker:
         tr.resting = True
         tr.rest_box = _median_box(recent)
         whole = [o2 for o2 in recent if o2.whole]
-        ref = whole[-1] if whole else recent[-1]
+        ref = whole[-1] if whole else self._fuller_view(tr, recent[-1])
         tr.rest_x, tr.rest_y = ref.x, ref.y
         tr.rest_since = recent[0].t_ns
         came = len(tr.obs) > n or tr.origin is not None
