@@ -125,7 +125,7 @@ class GnomingTracker:
             data = dict(event.data)
             data["piles"] = {k: self.tops[k] for k in ("A", "B") if k in self.tops}
             data["removed"] = list(self.removed)
-            self.queue.pending.append(TableEvent(event.type, event.t_ns, event.err_ns, event.seat, data))
+            self.queue.add(event.type, event.t_ns, event.err_ns, event.seat, data)
             self.up = {s: [None] * 9 for s in self.layout.seats}
             self._revealed = set()
             self.player = None

@@ -99,7 +99,7 @@ class RummyTracker:
         if event.type == "hand_start":
             data = dict(event.data)
             data["piles"] = {s: self.tops[s] for s in self.layout.seats if s in self.tops}
-            self.queue.pending.append(TableEvent(event.type, event.t_ns, event.err_ns, event.seat, data))
+            self.queue.add(event.type, event.t_ns, event.err_ns, event.seat, data)
             self.matched = self.final = False
             self.calls = []
         elif event.type == "call":

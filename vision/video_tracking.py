@@ -13,6 +13,12 @@ Glossary:
 The table log written starts the hand at the first frame and ends it at the last, so
 ``kiosk replay`` scores it; "Nerts!" calls and stuck declarations come from buttons, not the
 camera, and are not in it.
+
+- **buttons**: what the kiosk knows without the camera (a deal and its number, trumps, passes,
+  the caller's words, face-down draws, declines; :func:`is_button`). Given a log of them (the
+  simulator's ``truth.jsonl`` holds them), the trackers are told each as its time comes and the
+  log written holds them too, so ``kiosk replay`` referees it whole. Without them a Nerts video
+  still makes a complete log; the other games' logs then hold only what the camera saw.
 """
 
 from __future__ import annotations
@@ -31,9 +37,11 @@ from numpy.typing import NDArray
 from kiosk.games.referee import LogHeader, TableEvent
 from vision.calibration import Calibration, CalibrationError, TableMat, calibrate
 from vision.events import CardSighting, Frame
-from vision.layout import NertsLayout, TrickLayout
+from vision.gnoming_tracker import GnomingTracker
+from vision.layout import GnomingLayout, NertsLayout, RummyLayout, TrickLayout
+from vision.rummy_tracker import RummyTracker
 from vision.tracker import NertsTracker
-from vision.trick_tracker import TrickTracker
+from vision.trick_tracker import TrickTracker, kierki_fan_tan_deals
 
 __all__ = [
     "VideoError",
@@ -44,7 +52,35 @@ __all__ = [
     "TrackResult",
     "Recognize",
     "read_table_file",
+    "is_button",
+    "TRACKED_GAMES",
 ]
+
+TRACKED_GAMES = ("nerts", "smear", "kierki", "rummy_3_13", "gnoming")
+_BUTTONS: dict[str, tuple[str, ...]] = {
+    "nerts": ("stuck", "call"),
+    "smear": ("deal", "misdeal", "bid", "pass", "trump", "discard", "blind"),
+    "kierki": ("deal", "misdeal", "trump", "pass"),
+    "rummy_3_13": ("hand_start", "call", "hold", "caller_draw"),
+    "gnoming": ("round_start", "decline"),
+}
+
+
+def is_button(game: str, event: TableEvent) -> bool:
+    """Whether the kiosk has ``event`` from its buttons (or screen), not from the camera.
+
+    A face-down card drawn (3-13's pool, Gnoming's draw pile) is a button too: the camera sees a
+    hand reach, but no face to read.
+
+    >>> is_button("kierki", TableEvent("trump", 0, 0, "N", {"suit": "H"}))
+    True
+    >>> is_button("rummy_3_13", TableEvent("draw", 0, 0, "N", {"from": "E", "card": "5H"}))
+    False
+    """
+    if event.type == "draw":
+        return (game, event.get("from")) in (("rummy_3_13", "pool"), ("gnoming", "deck"))
+    return event.type in _BUTTONS.get(game, ())
+
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
@@ -185,6 +221,11 @@ def find_calibration(frames: Sequence[Frame], mat: TableMat) -> Calibration:
     return best
 
 
+def _absolute(event: TableEvent, t0_ns: int) -> TableEvent:
+    """A button event on the trackers' clock (the log counts from ``t0_ns``)."""
+    return TableEvent(event.type, event.t_ns + t0_ns, event.err_ns, event.seat, event.data)
+
+
 @dataclass
 class TrackResult:
     header: LogHeader
@@ -193,7 +234,7 @@ class TrackResult:
     seconds_recognize: float
     seconds_track: float
     calibration: Calibration
-    tracker: NertsTracker | TrickTracker
+    tracker: NertsTracker | TrickTracker | RummyTracker | GnomingTracker
 
 
 def track_frames(
@@ -206,19 +247,19 @@ def track_frames(
     calibration: Calibration | None = None,
     t0_ns: int = 0,
     progress: Callable[[int], None] | None = None,
+    buttons: Sequence[TableEvent] = (),
 ) -> TrackResult:
     """Runs recognizer and tracker over frames and returns the table log.
 
     The log's times count from ``t0_ns`` (a recording's frame times start at its session's
-    start, so 0; a live camera's start at the session's monotonic time).
+    start, so 0; a live camera's start at the session's monotonic time). ``buttons`` are the
+    kiosk's button events (times on the log's scale; other events in it are ignored).
     Raises VideoError when the video shows no
     calibration markers or the game has no tracker.
     """
-    if game not in ("nerts", "nertz", "smear", "kierki"):
-        raise VideoError(
-            f"the tracker follows Nerts, Smear and Kierki tables (got {game!r}); the other games are "
-            "logged from the kiosk's buttons and screens"
-        )
+    game = "nerts" if game == "nertz" else game
+    if game not in TRACKED_GAMES:
+        raise VideoError(f"no table tracker for {game!r} (tracked: {', '.join(TRACKED_GAMES)})")
     if game in ("smear", "kierki") and len(seats) != 4:
         raise VideoError(f"{game} is played by four seats, got {len(seats)}")
     mat = mat or TableMat()
@@ -232,11 +273,20 @@ def track_frames(
         if not head:
             raise VideoError("the video has no frames")
         calibration = find_calibration(head, mat)
-    tracker: NertsTracker | TrickTracker
-    if game in ("smear", "kierki"):
+    tracker: NertsTracker | TrickTracker | RummyTracker | GnomingTracker
+    if game == "smear":
         tracker = TrickTracker(TrickLayout(list(seats)), calibration, t0_ns=t0_ns)
+    elif game == "kierki":
+        fan_tan = kierki_fan_tan_deals()
+        tracker = TrickTracker(TrickLayout(list(seats)), calibration, t0_ns=t0_ns, fan_tan_deals=fan_tan)
+    elif game == "rummy_3_13":
+        tracker = RummyTracker(RummyLayout(list(seats)), calibration, t0_ns=t0_ns)
+    elif game == "gnoming":
+        tracker = GnomingTracker(GnomingLayout(list(seats)), calibration, t0_ns=t0_ns)
     else:
         tracker = NertsTracker(NertsLayout(list(seats)), calibration, t0_ns=t0_ns)
+    pressed = sorted((e for e in buttons if is_button(game, e)), key=lambda e: e.t_ns)
+    told = 0
     events: list[TableEvent] = []
     t_rec = t_trk = 0.0
     n = 0
@@ -247,6 +297,11 @@ def track_frames(
         yield from it
 
     for f in all_frames():
+        # The kiosk's buttons reach the tracker as their time comes (it learns a deal's kind, a call).
+        while told < len(pressed) and pressed[told].t_ns <= f.t_ns - t0_ns:
+            if not isinstance(tracker, NertsTracker):
+                tracker.button(_absolute(pressed[told], t0_ns))
+            told += 1
         a = time.perf_counter()
         sightings = recognizer.recognize(f.image)
         b = time.perf_counter()
@@ -259,14 +314,21 @@ def track_frames(
             progress(n)
     if n == 0:
         raise VideoError("the video has no frames")
+    for e in pressed[told:]:
+        if not isinstance(tracker, NertsTracker):
+            tracker.button(_absolute(e, t0_ns))
     events.extend(tracker.flush())
     end = max(last_t - t0_ns, events[-1].t_ns if events else 0)
+    from vision.simulator.truth_tracking import merge_buttons
+
     if isinstance(tracker, NertsTracker):
-        log = [TableEvent("hand_start", 0, 0, None, {}), *events, TableEvent("hand_end", end, 0, None, {})]
+        played = merge_buttons(pressed, events)
+        log = [TableEvent("hand_start", 0, 0, None, {}), *played, TableEvent("hand_end", end, 0, None, {})]
         name = "nerts"
     else:
-        # A trick game's deal, bids and trumps are entered at the kiosk: the camera's log is the play.
-        log = list(events)
+        # Deals, bids, trumps and calls are entered at the kiosk: without them the log is what the camera saw.
+        echoed = set(getattr(tracker, "echoes", ()))
+        log = merge_buttons([e for e in pressed if e.type not in echoed], events)
         name = game
     header = LogHeader(name, tuple(seats), {}, 1, {"source": "kiosk track"})
     return TrackResult(header, log, n, t_rec, t_trk, calibration, tracker)

@@ -43,6 +43,13 @@ def register(sub: Any) -> None:
         help="rolling-shutter readout time when there are no frame times (default 0: global)",
     )
     p.add_argument("--model-dir", default=None, help="recognizer model folder (default: the shipped model)")
+    p.add_argument(
+        "--buttons",
+        default=None,
+        help="a table log of the kiosk's button events during the video (a deal, trumps, calls; the "
+        "simulator's truth.jsonl holds them): merged into the log written, so that kiosk replay "
+        "referees it whole",
+    )
     p.set_defaults(func=run)
 
 
@@ -52,6 +59,7 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kiosk.games.referee import TableEvent
     from kiosk.tablelog import write_table_log
     from vision.calibration import TableMat
     from vision.errors import VisionError
@@ -96,16 +104,29 @@ def run(args: argparse.Namespace) -> int:
         def progress(n: int) -> None:
             print(f"\r{n}/{info.frames} frames", end="", file=sys.stderr, flush=True)
 
-        result = track_frames(frames, recognizer, game=game, seats=seats, mat=mat, progress=progress)
+        buttons: list[TableEvent] = []
+        if args.buttons:
+            from kiosk.tablelog import LogFormatError, read_table_log
+
+            try:
+                _, buttons = read_table_log(args.buttons)
+            except LogFormatError as exc:
+                return _fail(f"--buttons: {exc}")
+        result = track_frames(
+            frames, recognizer, game=game, seats=seats, mat=mat, progress=progress, buttons=buttons
+        )
     except (VideoError, VisionError, OSError) as exc:
         return _fail(str(exc))
     print(file=sys.stderr)
     with out.open("w", encoding="utf-8") as f:
         write_table_log(f, result.header, result.events)
     n = max(1, result.frames)
-    plays = sum(1 for e in result.events if e.type == "foundation_play")
-    moves = sum(1 for e in result.events if e.type == "move")
-    print(f"{result.frames} frames: {plays} foundation plays, {moves} moves -> {out}")
+    if result.header.game == "nerts":
+        plays = sum(1 for e in result.events if e.type == "foundation_play")
+        moves = sum(1 for e in result.events if e.type == "move")
+        print(f"{result.frames} frames: {plays} foundation plays, {moves} moves -> {out}")
+    else:
+        print(f"{result.frames} frames: {len(result.events)} events -> {out}")
     print(
         f"recognizer {1000 * result.seconds_recognize / n:.1f} ms/frame, tracker "
         f"{1000 * result.seconds_track / n:.2f} ms/frame; calibration from markers "
