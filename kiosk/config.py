@@ -17,6 +17,10 @@ Example file::
     [inputs]                  # see kiosk/inputs/config.py
     gpio = { "GPIO17" = "call:0", "GPIO27" = "call:1", "GPIO22" = "nav:select" }
 
+    [slaps]                   # see kiosk/app/slap_join.py
+    margin_ms = 15.0
+    spots = [0, 1, 2, 3, 4, 5, 6, 7]
+
 >>> cfg = config_from_mapping({"display": "720x1280", "muted": True})
 >>> cfg.display_size, cfg.muted, cfg.game
 ((720, 1280), True, 'nerts')
@@ -119,6 +123,9 @@ class KioskConfig:
     the card recognizer, to show the tracker and the referee at their best."""
     inputs: Mapping[str, Any] = field(default_factory=dict)
     """The ``[inputs]`` table: GPIO buttons, the Pico bridge, keys (see :mod:`kiosk.inputs.config`)."""
+    slaps: Mapping[str, Any] = field(default_factory=dict)
+    """The ``[slaps]`` table: slap pads timing the camera's foundation plays (see
+    :mod:`kiosk.app.slap_join`)."""
 
     @property
     def display_size(self) -> tuple[int, int]:
@@ -157,6 +164,13 @@ def config_from_mapping(values: Mapping[str, Any], *, source: str = "") -> Kiosk
         try:
             InputsConfig.from_mapping(cfg.inputs)
         except InputConfigError as exc:
+            raise ConfigError(f"{where}{exc}") from None
+    if cfg.slaps:
+        from kiosk.app.slap_join import SlapConfigError, SlapSettings
+
+        try:
+            SlapSettings.from_mapping(cfg.slaps)
+        except SlapConfigError as exc:
             raise ConfigError(f"{where}{exc}") from None
     try:
         _ = cfg.display_size

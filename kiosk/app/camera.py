@@ -31,7 +31,10 @@ __all__ = ["CameraWorker", "Pipeline"]
 log = logging.getLogger(__name__)
 
 Pipeline = Callable[[Any], Iterable[TableEvent]]
-"""One frame in, the table events it completes out (times on the monotonic clock)."""
+"""One frame in, the table events it completes out (times on the monotonic clock). A pipeline
+may also have ``pile_position(pile_id) -> (x_mm, y_mm) | None``, where its tracker found a
+foundation pile; each ``foundation_play`` then goes on the queue with that point (for the slap
+pads, :mod:`kiosk.app.slap_join`)."""
 
 
 class CameraWorker:
@@ -111,7 +114,7 @@ class CameraWorker:
         self.frames += 1
         try:
             for event in self.pipeline(frame):
-                self.events.put(SeenEvent(event))
+                self.events.put(SeenEvent(event, self._pile_position(event)))
         except Exception:  # one bad frame must not stop the camera; it is logged with its index
             log.exception("vision pipeline failed on frame %s", getattr(frame, "index", "?"))
         if self.calibration is not None and self.frames % self.calibration_every == 1:
@@ -119,6 +122,15 @@ class CameraWorker:
                 self.events.put(self.calibration(frame))
             except Exception:
                 log.exception("calibration view failed on frame %s", getattr(frame, "index", "?"))
+
+
+    def _pile_position(self, event: TableEvent) -> tuple[float, float] | None:
+        """Where a foundation play's pile lies on the table (mm), when the pipeline can say."""
+        locate = getattr(self.pipeline, "pile_position", None)
+        if locate is None or event.type != "foundation_play":
+            return None
+        at = locate(event.data.get("pile"))
+        return None if at is None else (float(at[0]), float(at[1]))
 
 
 def marker_view(frame: Any, *, seats: Iterable[str] = (), max_width: int = 640) -> CalibrationView:

@@ -30,6 +30,7 @@ from kiosk.app.feeds import LogFeed
 from kiosk.app.messages import CalibrationView, CameraStatus, SeenEvent
 from kiosk.app.mode import Mode
 from kiosk.app.paint import Painter
+from kiosk.app.slap_join import SlapJoin
 from kiosk.app.sound import SoundCues
 from kiosk.app.theme import Layout, Palette, palette
 from kiosk.config import KioskConfig
@@ -73,6 +74,7 @@ class App:
         poll: Callable[[], Iterable[Command]] = lambda: (),
         translate: Callable[[Any], Command | None] | None = None,
         text_log: TextIO | None = None,
+        slaps: SlapJoin | None = None,
     ) -> None:
         self.config = config
         self.painter = painter
@@ -84,6 +86,9 @@ class App:
         self.poll = poll
         self.translate = translate
         self.text_log = text_log
+        self.slaps = slaps
+        """Gives the camera's foundation plays their slap pads' times before they are logged
+        (:mod:`kiosk.app.slap_join`); None ignores slaps."""
         self.layout = Layout(painter.width, painter.height, config.px_per_mm)
         self.palette: Palette = palette(config.four_colour_deck)
         self.session: Session | None = None
@@ -288,13 +293,16 @@ class App:
         if isinstance(item, Command):
             return self.dispatch(item)
         if isinstance(item, SeenEvent):
-            self.record_event(self._on_session_clock(item.event))
+            event = item.event if self.slaps is None else self.slaps.join(item.event, item.at)
+            self.record_event(self._on_session_clock(event))
             return True
         if isinstance(item, CameraStatus):
             return self._camera_status(item)
         if isinstance(item, CalibrationView):
             self.calibration = item
             return getattr(self.mode, "name", "") == "calibrate"
+        if self.slaps is not None and self.slaps.offer(item):
+            return False
         if self.translate is not None:
             command = self.translate(item)
             if command is not None:

@@ -21,6 +21,9 @@ class SeenEvent:
     """A table event from the vision pipeline; ``event.t_ns`` is on the monotonic clock."""
 
     event: TableEvent
+    at: tuple[float, float] | None = None
+    """Where on the table (mm) a foundation play's pile lies, when the pipeline can say: the slap
+    pads' join (:mod:`kiosk.app.slap_join`) finds the pad under it by this point."""
 
 
 @dataclass(frozen=True, slots=True)

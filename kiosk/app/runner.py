@@ -234,6 +234,7 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             poll=inputs.poll,
             text_log=text_log,
             translate=_input_translator(),
+            slaps=_slap_join(config),
         )
         try:
             resumed = app.resume_session()
@@ -439,6 +440,17 @@ def vision_pipeline() -> Any:
 def _game_over_shown(app: Any) -> bool:
     """True once the game-over screen has been drawn (a headless replay then stops)."""
     return getattr(app.mode, "name", "") == "game_over" and not app.needs_redraw
+
+
+def _slap_join(config: KioskConfig) -> Any:
+    """The slap pads' join to the camera's foundation plays (``[slaps]``), or None when turned off."""
+    from kiosk.app.slap_join import SlapConfigError, SlapJoin, SlapSettings
+
+    try:
+        settings = SlapSettings.from_mapping(config.slaps)
+    except SlapConfigError as exc:
+        raise KioskStartError(str(exc)) from None
+    return SlapJoin(settings) if settings.enabled else None
 
 
 def _input_translator() -> Any:

@@ -202,6 +202,13 @@ class SimulatedTable:
             self._press_until(1 << 62, seen)
         return seen
 
+    def pile_position(self, pile: Any) -> tuple[float, float] | None:
+        """Where the tracker found foundation pile ``pile`` (table mm), or None (for the slap pads)."""
+        for p in getattr(self._tracker, "piles", ()):
+            if p.pid == pile:
+                return (float(p.x), float(p.y))
+        return None
+
     def _press_until(self, t_ns: int, out: list[TableEvent]) -> None:
         """Releases the button events up to table time ``t_ns`` into ``out``, in order."""
         while self._next_button < len(self.buttons) and self.buttons[self._next_button].t_ns <= t_ns:
