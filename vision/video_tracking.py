@@ -23,9 +23,10 @@ camera, and are not in it.
 
 from __future__ import annotations
 
+import bisect
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -54,6 +55,10 @@ __all__ = [
     "read_table_file",
     "is_button",
     "TRACKED_GAMES",
+    "Tracker",
+    "tracked_game",
+    "new_tracker",
+    "FrameTracking",
 ]
 
 TRACKED_GAMES = ("nerts", "smear", "kierki", "rummy_3_13", "gnoming")
@@ -226,6 +231,118 @@ def _absolute(event: TableEvent, t0_ns: int) -> TableEvent:
     return TableEvent(event.type, event.t_ns + t0_ns, event.err_ns, event.seat, event.data)
 
 
+Tracker = NertsTracker | TrickTracker | RummyTracker | GnomingTracker
+"""The table tracker of one game."""
+
+
+def tracked_game(game: str, seats: Sequence[str]) -> str:
+    """The name of ``game``'s tracker (``nertz`` is Nerts); VideoError when the game has none, or
+    its seats do not fit.
+
+    >>> tracked_game("nertz", ["Ana", "Ben"])
+    'nerts'
+    """
+    game = "nerts" if game == "nertz" else game
+    if game not in TRACKED_GAMES:
+        raise VideoError(f"no table tracker for {game!r} (tracked: {', '.join(TRACKED_GAMES)})")
+    if game in ("smear", "kierki") and len(seats) != 4:
+        raise VideoError(f"{game} is played by four seats, got {len(seats)}")
+    return game
+
+
+def new_tracker(
+    game: str,
+    seats: Sequence[str],
+    calibration: Calibration,
+    *,
+    t0_ns: int = 0,
+    options: Mapping[str, Any] | None = None,
+) -> Tracker:
+    """A fresh tracker for ``game`` (a name :func:`tracked_game` gave) on the calibrated mat.
+
+    ``options`` are the game's house options where the tracker depends on them: Nerts' jokers
+    (a joker is a card of the game), Kierki's deals (which are Fan Tan).
+    """
+    opts = dict(options or {})
+    if game == "smear":
+        return TrickTracker(TrickLayout(list(seats)), calibration, t0_ns=t0_ns)
+    if game == "kierki":
+        fan_tan = kierki_fan_tan_deals(opts)
+        return TrickTracker(TrickLayout(list(seats)), calibration, t0_ns=t0_ns, fan_tan_deals=fan_tan)
+    if game == "rummy_3_13":
+        return RummyTracker(RummyLayout(list(seats)), calibration, t0_ns=t0_ns)
+    if game == "gnoming":
+        return GnomingTracker(GnomingLayout(list(seats)), calibration, t0_ns=t0_ns)
+    jokers = int(opts.get("jokers", 0) or 0) > 0
+    return NertsTracker(NertsLayout(list(seats)), calibration, t0_ns=t0_ns, jokers=jokers)
+
+
+class FrameTracking:
+    """One table followed frame by frame: recognizer, then tracker, with the kiosk's buttons told to
+    the tracker as their time comes. ``kiosk track`` runs it over a video
+    (:func:`track_frames`); the kiosk's live pipeline (:mod:`vision.pipeline`) over camera frames.
+
+    Button times are on the log's scale (``t0_ns`` earlier than the frames' clock).
+    """
+
+    def __init__(
+        self,
+        game: str,
+        tracker: Tracker,
+        recognizer: Recognize,
+        *,
+        t0_ns: int = 0,
+        buttons: Sequence[TableEvent] = (),
+    ) -> None:
+        self.game = game
+        self.tracker = tracker
+        self.recognizer = recognizer
+        self.t0_ns = t0_ns
+        self.pressed: list[TableEvent] = sorted((e for e in buttons if is_button(game, e)), key=_time)
+        """The buttons pressed, in time order; the first ``told`` have reached the tracker."""
+        self.told = 0
+        self.frames = 0
+        self.last_t_ns = 0
+        self.seconds_recognize = 0.0
+        self.seconds_track = 0.0
+
+    def press(self, event: TableEvent) -> None:
+        """Adds a button pressed since (ignored unless it is one of the game's buttons)."""
+        if is_button(self.game, event):
+            bisect.insort(self.pressed, event, lo=self.told, key=_time)
+
+    def _tell(self, until_ns: int | None) -> None:
+        while self.told < len(self.pressed):
+            if until_ns is not None and self.pressed[self.told].t_ns > until_ns:
+                return
+            if not isinstance(self.tracker, NertsTracker):
+                self.tracker.button(_absolute(self.pressed[self.told], self.t0_ns))
+            self.told += 1
+
+    def step(self, frame: Frame) -> list[TableEvent]:
+        """One frame in; the events that became final out (times on the log's scale)."""
+        # The kiosk's buttons reach the tracker as their time comes (it learns a deal's kind, a call).
+        self._tell(frame.t_ns - self.t0_ns)
+        a = time.perf_counter()
+        sightings = self.recognizer.recognize(frame.image)
+        b = time.perf_counter()
+        events = self.tracker.feed(frame, sightings)
+        self.seconds_track += time.perf_counter() - b
+        self.seconds_recognize += b - a
+        self.last_t_ns = frame.t_ns
+        self.frames += 1
+        return events
+
+    def finish(self) -> list[TableEvent]:
+        """The end of the frames: the remaining buttons told, every event held back released."""
+        self._tell(None)
+        return self.tracker.flush()
+
+
+def _time(event: TableEvent) -> int:
+    return event.t_ns
+
+
 @dataclass
 class TrackResult:
     header: LogHeader
@@ -234,7 +351,7 @@ class TrackResult:
     seconds_recognize: float
     seconds_track: float
     calibration: Calibration
-    tracker: NertsTracker | TrickTracker | RummyTracker | GnomingTracker
+    tracker: Tracker
 
 
 def track_frames(
@@ -257,11 +374,7 @@ def track_frames(
     Raises VideoError when the video shows no
     calibration markers or the game has no tracker.
     """
-    game = "nerts" if game == "nertz" else game
-    if game not in TRACKED_GAMES:
-        raise VideoError(f"no table tracker for {game!r} (tracked: {', '.join(TRACKED_GAMES)})")
-    if game in ("smear", "kierki") and len(seats) != 4:
-        raise VideoError(f"{game} is played by four seats, got {len(seats)}")
+    game = tracked_game(game, seats)
     mat = mat or TableMat()
     head: list[Frame] = []
     it = iter(frames)
@@ -273,54 +386,25 @@ def track_frames(
         if not head:
             raise VideoError("the video has no frames")
         calibration = find_calibration(head, mat)
-    tracker: NertsTracker | TrickTracker | RummyTracker | GnomingTracker
-    if game == "smear":
-        tracker = TrickTracker(TrickLayout(list(seats)), calibration, t0_ns=t0_ns)
-    elif game == "kierki":
-        fan_tan = kierki_fan_tan_deals()
-        tracker = TrickTracker(TrickLayout(list(seats)), calibration, t0_ns=t0_ns, fan_tan_deals=fan_tan)
-    elif game == "rummy_3_13":
-        tracker = RummyTracker(RummyLayout(list(seats)), calibration, t0_ns=t0_ns)
-    elif game == "gnoming":
-        tracker = GnomingTracker(GnomingLayout(list(seats)), calibration, t0_ns=t0_ns)
-    else:
-        tracker = NertsTracker(NertsLayout(list(seats)), calibration, t0_ns=t0_ns)
-    pressed = sorted((e for e in buttons if is_button(game, e)), key=lambda e: e.t_ns)
-    told = 0
+    tracker = new_tracker(game, seats, calibration, t0_ns=t0_ns)
+    follow = FrameTracking(game, tracker, recognizer, t0_ns=t0_ns, buttons=buttons)
     events: list[TableEvent] = []
-    t_rec = t_trk = 0.0
-    n = 0
-    last_t = 0
 
     def all_frames() -> Iterator[Frame]:
         yield from head
         yield from it
 
     for f in all_frames():
-        # The kiosk's buttons reach the tracker as their time comes (it learns a deal's kind, a call).
-        while told < len(pressed) and pressed[told].t_ns <= f.t_ns - t0_ns:
-            if not isinstance(tracker, NertsTracker):
-                tracker.button(_absolute(pressed[told], t0_ns))
-            told += 1
-        a = time.perf_counter()
-        sightings = recognizer.recognize(f.image)
-        b = time.perf_counter()
-        events.extend(tracker.feed(f, sightings))
-        t_trk += time.perf_counter() - b
-        t_rec += b - a
-        last_t = f.t_ns
-        n += 1
-        if progress is not None and n % 100 == 0:
-            progress(n)
-    if n == 0:
+        events.extend(follow.step(f))
+        if progress is not None and follow.frames % 100 == 0:
+            progress(follow.frames)
+    if follow.frames == 0:
         raise VideoError("the video has no frames")
-    for e in pressed[told:]:
-        if not isinstance(tracker, NertsTracker):
-            tracker.button(_absolute(e, t0_ns))
-    events.extend(tracker.flush())
-    end = max(last_t - t0_ns, events[-1].t_ns if events else 0)
+    events.extend(follow.finish())
+    end = max(follow.last_t_ns - t0_ns, events[-1].t_ns if events else 0)
     from vision.simulator.truth_tracking import merge_buttons
 
+    pressed = follow.pressed
     if isinstance(tracker, NertsTracker):
         played = merge_buttons(pressed, events)
         log = [TableEvent("hand_start", 0, 0, None, {}), *played, TableEvent("hand_end", end, 0, None, {})]
@@ -331,4 +415,5 @@ def track_frames(
         log = merge_buttons([e for e in pressed if e.type not in echoed], events)
         name = game
     header = LogHeader(name, tuple(seats), {}, 1, {"source": "kiosk track"})
-    return TrackResult(header, log, n, t_rec, t_trk, calibration, tracker)
+    return TrackResult(header, log, follow.frames, follow.seconds_recognize, follow.seconds_track,
+                       calibration, tracker)

@@ -89,6 +89,9 @@ class App:
         self.slaps = slaps
         """Gives the camera's foundation plays their slap pads' times before they are logged
         (:mod:`kiosk.app.slap_join`); None ignores slaps."""
+        self.on_record: list[Callable[[TableEvent], None]] = []
+        """Called with each event once it is logged and refereed (the live camera pipeline hears
+        the kiosk's buttons this way: :mod:`kiosk.app.live_camera`)."""
         self.layout = Layout(painter.width, painter.height, config.px_per_mm)
         self.palette: Palette = palette(config.four_colour_deck)
         self.session: Session | None = None
@@ -241,6 +244,8 @@ class App:
             self.show_banner(f"not accepted: {exc}")
             return []
         self._last_t = event.t_ns
+        for hook in self.on_record:
+            hook(event)
         self._after_rulings(rulings)
         return rulings
 

@@ -404,13 +404,9 @@ def _start_camera(app: Any, camera: Any, config: KioskConfig) -> Any:
     from kiosk.app.camera import CameraWorker, marker_view
 
     seats = list(app.session.seats) if app.session is not None else list(config.players)
-    pipeline = vision_pipeline()
+    pipeline, why = vision_pipeline(app)
     if pipeline is None:
-        app.show_banner(
-            "Card recognition is not in this build: the camera serves calibration only",
-            seconds=None,
-            alarm=False,
-        )
+        app.show_banner(why, seconds=None, alarm=False)
 
         def pipeline(frame: Any) -> list[Any]:
             return []
@@ -426,15 +422,22 @@ def _start_camera(app: Any, camera: Any, config: KioskConfig) -> Any:
     return worker
 
 
-def vision_pipeline() -> Any:
-    """The recognizer-and-tracker pipeline (frame -> table events) when this build has one."""
-    import importlib
-
+def vision_pipeline(app: Any) -> tuple[Any, str]:
+    """The recognizer-and-tracker pipeline (frame -> table events) of the app's game, or None and
+    what the kiosk tells the players instead (no recognition in this build, no usable model)."""
     try:
-        module = importlib.import_module("vision.pipeline")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, "build_pipeline", lambda: None)()
+        from kiosk.app.live_camera import SessionPipeline
+        from vision.errors import ModelError
+        from vision.recognizer import Recognizer
+    except ImportError as exc:
+        return None, (
+            f"Card recognition is not in this build ({exc.name}): the camera serves calibration only"
+        )
+    try:
+        recognizer = Recognizer.load()
+    except (ModelError, OSError) as exc:
+        return None, f"Card recognition is off: {exc}. The camera serves calibration only."
+    return SessionPipeline(app, recognizer), ""
 
 
 def _game_over_shown(app: Any) -> bool:
