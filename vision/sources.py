@@ -92,6 +92,8 @@ class OpenCVSource:
         self._cap: Any = None
         self._index = 0
         self._start_ns = 0
+        self.finished = False
+        """True once a video file has been read to its end (a camera that stops is lost, not finished)."""
 
     def open(self) -> None:
         import cv2
@@ -108,6 +110,7 @@ class OpenCVSource:
         self._cap = cap
         self._index = 0
         self._start_ns = self._clock()
+        self.finished = False
 
     def read(self) -> Frame | None:
         if self._cap is None:
@@ -116,6 +119,7 @@ class OpenCVSource:
 
         ok, image = self._cap.read()
         if not ok or image is None:
+            self.finished = self.is_file
             return None
         if self.is_file:
             # The file's own frame time, replayed at its real pace from when it was opened.

@@ -99,7 +99,8 @@ class CameraWorker:
                 frame = self.source.read()
                 if frame is None:
                     if getattr(self.source, "finished", False):
-                        # A source with an end (a simulated hand) is done, not lost.
+                        # A source with an end (a simulated hand, a video file) is done, not lost.
+                        self._finish()
                         self._stop.set()
                     elif not self._stop.is_set():
                         self._report(False, f"no picture from {name}")
@@ -123,6 +124,18 @@ class CameraWorker:
             except Exception:
                 log.exception("calibration view failed on frame %s", getattr(frame, "index", "?"))
 
+
+    def _finish(self) -> None:
+        """The source has ended: the events the pipeline still holds back (``flush()``, when it
+        has one: the tracker waits a while after a landing) go on the queue."""
+        flush = getattr(self.pipeline, "flush", None)
+        if flush is None:
+            return
+        try:
+            for event in flush():
+                self.events.put(SeenEvent(event, self._pile_position(event)))
+        except Exception:
+            log.exception("vision pipeline failed at the end of %s", getattr(self.source, "name", "camera"))
 
     def _pile_position(self, event: TableEvent) -> tuple[float, float] | None:
         """Where a foundation play's pile lies on the table (mm), when the pipeline can say."""

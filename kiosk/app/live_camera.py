@@ -59,6 +59,13 @@ class SessionPipeline:
         events: list[TableEvent] = self.pipeline(frame)
         return events
 
+    def flush(self) -> list[TableEvent]:
+        """The events still held back, at the end of a video file."""
+        if self.pipeline is None:
+            return []
+        events: list[TableEvent] = self.pipeline.flush()
+        return events
+
     def pile_position(self, pile: Any) -> tuple[float, float] | None:
         """Where the tracker found foundation pile ``pile`` (table mm), for the slap pads."""
         if self.pipeline is None:
