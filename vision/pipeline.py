@@ -24,8 +24,10 @@ Glossary:
   missing or corrupt model raises :class:`~vision.errors.ModelError`, a game without a
   tracker (or with seats it cannot take) :class:`PipelineError`.
 
->>> PipelineError("x").args
-('x',)
+>>> build_pipeline("smear", ["Ana", "Ben", "Cal"])
+Traceback (most recent call last):
+  ...
+vision.pipeline.PipelineError: smear is played by four seats, got 3
 """
 
 from __future__ import annotations

@@ -177,3 +177,37 @@ def test_kiosk_run_without_a_model_says_so_on_a_banner(
     text = rulings.read_text(encoding="utf-8")
     assert "banner: Card recognition is off:" in text
     assert "manifest.json is missing; restore it" in text and "The camera serves calibration only." in text
+
+
+def test_the_camera_follows_the_sessions_game_and_hears_its_buttons_on_the_frames_clock(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("onnxruntime")
+    from kiosk.app.live_camera import SessionPipeline
+    from tests.kiosk.app_support import FakeClock, make_app
+    from tests.vision.test_pipeline import table_pictures
+    from tests.vision.tiny_models import write_model_dir
+    from vision.events import Frame
+    from vision.recognizer import Recognizer
+    from vision.trick_tracker import TrickTracker
+
+    picture = table_pictures(1)[0]
+    clock = FakeClock()
+    app = make_app(tmp_path, clock=clock)
+    camera = SessionPipeline(app, Recognizer.load(write_model_dir(tmp_path / "model")))
+    assert camera(Frame(picture, clock.t, 0)) == [] and camera.pipeline is None  # no game chosen yet
+    app.start_session(LogHeader("kierki", ("N", "E", "S", "W"), {}))
+    clock.advance(5 * 10**9)
+    app.record("deal", clock.t, seat="N", data={"deal": 1})  # logged at 5 s on the session's clock
+    assert app.banner is None
+    camera(Frame(picture, clock.t - 10**9, 1))
+    assert camera.pipeline is not None and camera.pipeline.game == "kierki"
+    tracker = camera.pipeline.tracking.tracker
+    assert isinstance(tracker, TrickTracker) and tracker.deal_number == 0  # the frame is older
+    camera(Frame(picture, clock.t, 2))
+    assert tracker.deal_number == 1 and not tracker.fan_tan
+    # A new game: a fresh pipeline, for its own game and seats.
+    app.start_session(LogHeader("nerts", SEATS, {}))
+    camera(Frame(picture, clock.t + 10**8, 3))
+    assert camera.pipeline.game == "nerts" and camera.pipeline.seats == SEATS
+    assert camera.pile_position("F1") is None and camera.flush() == []
