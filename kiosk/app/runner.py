@@ -311,6 +311,15 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
                 if report is not None and not report.finished:
                     table = _next_hand(a, game)
                     worker = _start_simulated_table(a, table)
+            if (
+                camera is not None
+                and config.headless
+                and worker is not None
+                and not worker.running
+                and a.events.empty()
+                and not a.needs_redraw
+            ):
+                return True  # a headless run over a video file stops at its end
             if config.duration_s and now - start >= config.duration_s:
                 return True
             return False
