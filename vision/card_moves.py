@@ -37,6 +37,8 @@ AWAY_MM = 40.0
 """How far from its resting place a card must have been seen to count as taken away."""
 GONE_NS = 300_000_000
 """How long a moving card must be unseen to count as gone from the table."""
+SLOWING = 0.8
+"""A card last seen faster than this share of its top speed was not coming to rest."""
 
 SlotKey = tuple[str | None, str, int]
 
@@ -110,7 +112,7 @@ class DepartureWatch:
         return out
 
 
-def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 55.0) -> list[Landing]:
+def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 110.0) -> list[Landing]:
     """Cards that came down on a resting card of the same face (a Gnoming 5 discarded on a 5, a
     second copy on a 3-13 pile): the resting card's track takes the sightings of the one on top,
     so the moving track just stops being seen, right over it. Such a card landed between its last
@@ -125,13 +127,21 @@ def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 55.0)
             continue
         prev = tr.obs[-2]
         vx, vy = last.x - prev.x, last.y - prev.y
+        # A card coming to rest slows down to its stop; one that is only passing over a twin (hidden
+        # for a moment by the hand carrying it) still moves at its full speed.
+        speeds = [
+            math.hypot(b.x - a.x, b.y - a.y) / max(1, b.t_ns - a.t_ns)
+            for a, b in zip(tr.obs, tr.obs[1:], strict=False)
+        ]
+        if len(speeds) >= 2 and speeds[-1] > SLOWING * max(speeds):
+            continue
 
         scored = [
             (_off_course(r, last.x, last.y, vx, vy, near_mm), r)
             for r in resting
             if r.card == tr.card and r is not tr
         ]
-        scored = [(d, r) for d, r in scored if d <= 25.0]
+        scored = [(d, r) for d, r in scored if d <= 20.0]
         if not scored:
             continue
         base = min(scored, key=lambda dr: dr[0])[1]

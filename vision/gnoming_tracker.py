@@ -5,8 +5,8 @@ landings, departures and arrivals as in :mod:`vision.tracker` and :mod:`vision.c
 
 - **player**: the seat whose turn it is, known from its draw (a ``draw`` button for the draw
   pile, or the edge a card taken from A or B went toward); keeps and discards are its.
-- **keep**: a face-up card that travelled in from the hand and came to rest on a grid place:
-  ``keep`` of that place's owner. The card that came ``out`` is the one that lay there face up,
+- **turn**: from the player's draw to its discard. A face-up card coming to rest on the player's
+  grid in its turn is a ``keep`` of that place. The card that came ``out`` is the one that lay there face up,
   or, if it lay face down, the next card the player puts down (it is held and then kept again,
   a bounce, or discarded).
 - **discard**: a card from the hand coming to rest on pile A or B (``pile``), or on the place
@@ -100,6 +100,8 @@ class GnomingTracker:
         self.tops: dict[str, str] = {}
         self.removed: list[str] = []
         self.player: str | None = None
+        self.turn_open = False
+        """Between the player's draw and its discard: cards it puts on its grid are keeps."""
         self._known: set[int] = set()
         self._turns: list[_Turn] = []
         self._keep: _Keep | None = None
@@ -129,8 +131,12 @@ class GnomingTracker:
             self.up = {s: [None] * 9 for s in self.layout.seats}
             self._revealed = set()
             self.player = None
+            self.turn_open = False
         elif event.type == "draw" and event.seat is not None:
+            # A new turn: a keep of the last one whose card never came down stays unwritten.
+            self._put_down_out(None)
             self.player = event.seat
+            self.turn_open = True
 
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame; returns the events that are now final, in time order."""
@@ -140,6 +146,7 @@ class GnomingTracker:
             if dep.seat is None:
                 continue
             self.player = dep.seat
+            self.turn_open = True
             self._put_down_out(None)
             self.queue.add("draw", dep.t_ns, dep.err_ns, dep.seat, {"from": pile, "card": dep.card})
         for tr in self.table.tracks:
@@ -170,23 +177,27 @@ class GnomingTracker:
 
     # -- what arrived --------------------------------------------------------------------
     def _arrived(self, card: str, place: SlotKey, t: int, err: int, travelled: bool) -> None:
-        """A face-up card newly at rest at ``place``: it came from the hand, or was turned in place."""
+        """A face-up card newly at rest at ``place``: put down from the hand during the player's turn
+        (between its draw and its discard), or else turned where it lies."""
         seat, region, index = place
-        if region in ("A", "B"):
-            self.tops[region] = card
-            if travelled and self.player is not None:
+        in_turn = self.turn_open and self.player is not None
+        if region in ("A", "B", "removed"):
+            if region == "removed":
+                self.removed.append(card)
+            else:
+                self.tops[region] = card
+            if in_turn and travelled and self.player is not None:
                 self._put_down_out(card)
-                self.queue.add("discard", t, err, self.player, {"card": card, "pile": region})
+                data: dict[str, object] = {"card": card}
+                if region != "removed":
+                    data["pile"] = region
+                self.queue.add("discard", t, err, self.player, data)
+                self.turn_open = False
             return
-        if region == "removed":
-            self.removed.append(card)
-            if travelled and self.player is not None:
-                self._put_down_out(card)
-                self.queue.add("discard", t, err, self.player, {"card": card})
+        if region != "grid" or seat is None or self.up[seat][index] == card:
+            # Off the grids, or the card that lay there seen again after a hand hid part of it.
             return
-        if region != "grid" or seat is None:
-            return
-        if travelled:
+        if in_turn and seat == self.player:
             self._put_down_out(card)
             before = self.up[seat][index]
             self.up[seat][index] = card
