@@ -445,7 +445,7 @@ def vision_pipeline(app: Any) -> tuple[Any, str]:
     try:
         recognizer = Recognizer.load()
     except (ModelError, OSError) as exc:
-        return None, f"Card recognition is off: {exc}. The camera serves calibration only."
+        return None, f"Card recognition is off: {str(exc).rstrip('.')}. The camera serves calibration only."
     return SessionPipeline(app, recognizer), ""
 
 
