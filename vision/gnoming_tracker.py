@@ -12,8 +12,8 @@ landings, departures and arrivals as in :mod:`vision.tracker` and :mod:`vision.c
 - **discard**: a card from the hand coming to rest on pile A or B (``pile``), or on the place
   for Hazards that left the game (no ``pile``).
 - **draw**: the top card of A or B taken off the table (a departure).
-- **flip**: a face-down grid card turned up where it lies (an arrival without travel on a face-down
-  place): ``flip`` of that place's owner.
+- **flip**: a face-down grid card turned up where it lies, outside the player's turn: ``flip``
+  of that place's owner, timed by the first sighting of its face.
 - **reveal**: at the end of a round every face-down card is turned up. A flip never turns a
   seat's last face-down card (§5.4: a Hazard cannot end a round), so turns in place that leave a
   grid with none face down are that seat's reveal; grids already all face up are revealed with
@@ -104,6 +104,8 @@ class GnomingTracker:
         """Between the player's draw and its discard: cards it puts on its grid are keeps."""
         self._known: set[int] = set()
         self._turns: list[_Turn] = []
+        self._first_seen: dict[int, int] = {}
+        """When each track's face was first seen (a card turned in place is timed by it)."""
         self._keep: _Keep | None = None
         self._revealed: set[str] = set()
 
@@ -141,6 +143,8 @@ class GnomingTracker:
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame; returns the events that are now final, in time order."""
         landings = {ld.track: ld for ld in self.table.step(frame, sightings)}
+        for tr in self.table.tracks:
+            self._first_seen.setdefault(tr.tid, tr.obs[0].t_ns)
         for dep in self.departures.step(self.table, frame.t_ns):
             pile = dep.origin[1]
             if dep.seat is None:
@@ -155,7 +159,8 @@ class GnomingTracker:
             self._known.add(tr.tid)
             ld = landings.get(tr.tid)
             t, err = (ld.t_ns, ld.err_ns) if ld is not None else (tr.rest_since, 20_000_000)
-            self._arrived(tr.card, tr.place, t, err, ld is not None and _travelled(ld))
+            face = self._first_seen.get(tr.tid, t)
+            self._arrived(tr.card, tr.place, t, err, ld is not None and _travelled(ld), face)
         for ld in covered_landings(self.table, frame.t_ns):
             self._arrived(
                 ld.card, self._place_of(ld.x, ld.y, Track(0, ld.card)), ld.t_ns, ld.err_ns, _travelled(ld)
@@ -176,9 +181,12 @@ class GnomingTracker:
         return self.queue.release(None)
 
     # -- what arrived --------------------------------------------------------------------
-    def _arrived(self, card: str, place: SlotKey, t: int, err: int, travelled: bool) -> None:
+    def _arrived(
+        self, card: str, place: SlotKey, t: int, err: int, travelled: bool, face_ns: int | None = None
+    ) -> None:
         """A face-up card newly at rest at ``place``: put down from the hand during the player's turn
-        (between its draw and its discard), or else turned where it lies."""
+        (between its draw and its discard), or else turned where it lies (timed by ``face_ns``, when
+        its face was first seen)."""
         seat, region, index = place
         in_turn = self.turn_open and self.player is not None
         if region in ("A", "B", "removed"):
@@ -209,6 +217,7 @@ class GnomingTracker:
             return
         if self.up[seat][index] is None:
             self.up[seat][index] = card
+            t = t if face_ns is None else face_ns
             if self._revealed:
                 # The round is over (a grid was revealed): every card turned now is a reveal's.
                 if all(c is not None for c in self.up[seat]):

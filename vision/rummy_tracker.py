@@ -6,7 +6,8 @@ departures and arrivals as in :mod:`vision.tracker` and :mod:`vision.card_moves`
 - **pile draw**: the face-up top card of a seat's pile taken off the table: a ``draw`` by the
   seat whose edge it went toward, ``from`` the pile's owner, timed by its lift.
 - **discard**: after the caller's "discard", a face-up card newly at rest on a seat's pile (the
-  held card turned up in place, or laid there face up): a ``discard`` by the pile's owner.
+  held card turned up in place, or laid there face up): a ``discard`` by the pile's owner, timed
+  by the first sighting of its face.
 - **hand laid out**: face-up cards coming to rest in front of a seat, complete once none has
   followed for :data:`LAYOUT_QUIET_NS`: a ``match`` while no one has matched this hand or in the
   window of the first match, a ``show`` once the caller has called "draw" after a match (the
@@ -79,6 +80,8 @@ class RummyTracker:
         self._known: set[int] = set()
         self._laid: dict[str, _Laid] = {}
         self._laid_tracks: set[int] = set()
+        self._first_seen: dict[int, int] = {}
+        """When each track's face was first seen (a card turned up is timed by it)."""
         self.calls: list[tuple[int, str]] = []
         """The caller's words so far: a card turned up on a pile between "discard" and "draw" is a discard."""
         self.matched = False
@@ -116,6 +119,8 @@ class RummyTracker:
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame; returns the events that are now final, in time order."""
         landings = {ld.track: ld for ld in self.table.step(frame, sightings)}
+        for tr in self.table.tracks:
+            self._first_seen.setdefault(tr.tid, tr.obs[0].t_ns)
         for ld in landings.values():
             place = self._place_of(ld.x, ld.y, Track(0, ld.card))
             if place[1] == "show" and place[0] is not None:
@@ -128,8 +133,8 @@ class RummyTracker:
                 continue
             seat = tr.place[0]
             self.tops[seat] = tr.card
-            came = landings.get(tr.tid)
-            t, err = (came.t_ns, came.err_ns) if came is not None else (tr.rest_since, self._period())
+            # A discard is turned face up where it lies: timed by when its face was first seen.
+            t, err = self._first_seen.get(tr.tid, tr.rest_since), self._period()
             if self._discard_time(t):
                 self.queue.add("discard", t, err, seat, {"card": tr.card})
         for dep in self.departures.step(self.table, frame.t_ns):

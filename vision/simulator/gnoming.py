@@ -15,8 +15,9 @@ Seeded bots from :mod:`kiosk.games.gnoming_bots` play one round (the game's ``ro
 
 Gnoming cards repeat (13 or 14 copies of a positive value), so the scene follows each physical
 card by its own id. The ground truth uses the Gnoming events of ``docs/table-log.md``:
-``round_start``, ``flip``, ``decline``, ``draw`` (at the lift), ``keep`` (when the held card lands),
-``discard`` (when it lands) and ``reveal`` (when a grid's last card is turned).
+``round_start``, ``flip`` (when the face comes up), ``decline``, ``draw`` (at the lift), ``keep``
+(when the held card lands), ``discard`` (when it lands) and ``reveal`` (when a grid's last card
+comes face up).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from kiosk.games.referee import LogHeader, TableEvent
 from vision.cardart import CardDesign, list_designs
 from vision.layout import GnomingLayout, Pose, hand_pose
 from vision.simulator.motion import Flight, SpeedProfile
+from vision.simulator.rummy import turned_up_ns
 from vision.simulator.scene import PileCard, TableScene, squared
 
 __all__ = ["GnomingSimulation", "simulate_gnoming", "BUTTON_EVENTS"]
@@ -249,7 +251,11 @@ def simulate_gnoming(
             f = turn_up(chosen.seat, chosen.pos, token)
             events.append(
                 TableEvent(
-                    "flip", f.t_land_ns, 0, seats[chosen.seat], {"pos": pos_name(chosen.pos), "card": token}
+                    "flip",
+                    turned_up_ns(f),
+                    0,
+                    seats[chosen.seat],
+                    {"pos": pos_name(chosen.pos), "card": token},
                 )
             )
         elif isinstance(chosen, Decline):
@@ -370,7 +376,7 @@ def simulate_gnoming(
                         continue
                     f = turn_up(p, pos, str(r.grids[p][pos]))
                     t = f.t_land_ns + int(rng.uniform(80, 200) * MS)
-                done = flights[-1].t_land_ns
+                done = turned_up_ns(flights[-1])
                 events.append(TableEvent("reveal", done, 0, seats[p], {"grid": [str(c) for c in r.grids[p]]}))
                 first = done if first is None else first
             for p in face_up:

@@ -9,7 +9,8 @@ Seeded bots from :mod:`kiosk.games.rummy_bots` play one hand (of ``hand_size`` c
 - a **pool draw** is a hand taking a face-down card from the middle; a **pile draw** takes the
   top card of the right-hand neighbour's pile, face up, off the table;
 - the held discard is laid **face down** on the seat's own pile and, at the caller's "discard",
-  turned **face up** in place (every seat at about the same moment);
+  turned **face up** in place (every seat at about the same moment; the ``discard`` is timed
+  when its face comes up);
 - a "match" lays the whole hand out face up in front of the seat; after the final round every
   other seat lays its hand out the same way (the show).
 
@@ -35,7 +36,7 @@ from vision.layout import Pose, RummyLayout, hand_pose
 from vision.simulator.motion import Flight, SpeedProfile
 from vision.simulator.scene import PileCard, TableScene, squared
 
-__all__ = ["RummySimulation", "simulate_rummy", "BUTTON_EVENTS", "face", "deck"]
+__all__ = ["RummySimulation", "simulate_rummy", "BUTTON_EVENTS", "face", "deck", "turned_up_ns"]
 
 MS = 1_000_000
 BUTTON_EVENTS = ("hand_start", "call", "hold", "caller_draw")
@@ -45,6 +46,25 @@ POOL_BUTTON = "pool"
 """A ``draw`` ``from`` the pool takes a face-down card: the camera cannot read it either."""
 
 SlotKey = tuple[str | None, str, int]
+
+
+def turned_up_ns(flight: Flight) -> int:
+    """When a card turned over in place shows its face: halfway along its way (the moment a card
+    turned up on a table is seen face up; it settles flat a little later).
+
+    >>> key = ("N", "pile", 0)
+    >>> f = Flight("N", [("5H", True)], [Pose(0, 0)], [Pose(1, 0)], 0, 1_000_000, key, key, flip=True)
+    >>> 0 < turned_up_ns(f) < 1_000_000
+    True
+    """
+    lo, hi = flight.t_lift_ns, flight.t_land_ns
+    while hi - lo > 1_000:
+        mid = (lo + hi) // 2
+        if flight.progress(mid) < 0.5:
+            lo = mid
+        else:
+            hi = mid
+    return hi
 
 
 def deck(card: Card) -> str:
@@ -250,7 +270,7 @@ def simulate_rummy(
                         flip=True,
                     )
                     stack[p][-1] = f.end[0]
-                    events.append(TableEvent("discard", f.t_land_ns, 0, name, {"card": face(held_card)}))
+                    events.append(TableEvent("discard", turned_up_ns(f), 0, name, {"card": face(held_card)}))
                 t = max([t0, *(f.t_land_ns for f in flights[-len(held) :])]) if held else t
                 events.sort(key=lambda e: e.t_ns)
             state.apply_action(chosen)
