@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "kiosk.commands.bridge",
     "kiosk.commands.simulate",
     "kiosk.commands.track",
+    "kiosk.commands.mat",
 )
 """Modules that add subcommands, in the order ``kiosk --help`` lists them."""
 

@@ -21,6 +21,10 @@ Example file::
     margin_ms = 15.0
     spots = [0, 1, 2, 3, 4, 5, 6, 7]
 
+    [mat]                     # the printed table mat (kiosk mat prints it, kiosk run calibrates on it)
+    width_mm = 1560.0
+    height_mm = 878.0
+
 >>> cfg = config_from_mapping({"display": "720x1280", "muted": True})
 >>> cfg.display_size, cfg.muted, cfg.game
 ((720, 1280), True, 'nerts')
@@ -39,7 +43,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["KioskConfig", "ConfigError", "load_config", "config_from_mapping", "parse_display", "DISPLAYS"]
+__all__ = [
+    "KioskConfig",
+    "ConfigError",
+    "MatSettings",
+    "load_config",
+    "config_from_mapping",
+    "parse_display",
+    "DISPLAYS",
+]
 
 DISPLAYS: dict[str, tuple[int, int]] = {
     "7inch": (800, 480),
@@ -68,6 +80,46 @@ def parse_display(text: str) -> tuple[int, int]:
             f"display {text!r} is not WIDTHxHEIGHT (at least 320x240) or one of {', '.join(DISPLAYS)}"
         )
     return int(w), int(h)
+
+
+@dataclass(frozen=True, slots=True)
+class MatSettings:
+    """The ``[mat]`` table: the size of the printed table mat (``kiosk mat`` draws it, the live camera
+    calibrates on it). The defaults are :class:`vision.calibration.TableMat`'s (50 mm markers 20 mm
+    from each edge either way).
+
+    >>> MatSettings.from_mapping({"width_mm": 1200})
+    MatSettings(width_mm=1200.0, height_mm=878.0)
+    >>> MatSettings.from_mapping({"width": 1200})
+    Traceback (most recent call last):
+    ...
+    kiosk.config.ConfigError: [mat]: unknown key 'width' (known keys: width_mm, height_mm)
+    """
+
+    width_mm: float = 1560.0
+    height_mm: float = 878.0
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> MatSettings:
+        """Raises :class:`ConfigError` naming a bad key or value."""
+        known = ("width_mm", "height_mm")
+        sizes: dict[str, float] = {}
+        for key, value in values.items():
+            if key not in known:
+                raise ConfigError(f"[mat]: unknown key {key!r} (known keys: {', '.join(known)})")
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"[mat]: key {key!r} must be a number of millimetres, got {value!r}")
+            if not MAT_MIN_MM <= value <= MAT_MAX_MM:
+                raise ConfigError(
+                    f"[mat]: key {key!r} must be {MAT_MIN_MM:g} to {MAT_MAX_MM:g} mm, got {value!r}"
+                )
+            sizes[key] = float(value)
+        return cls(**sizes)
+
+
+MAT_MIN_MM = 200.0
+MAT_MAX_MM = 5000.0
+"""The range of a mat side: above the markers and their quiet zones, below any table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +178,13 @@ class KioskConfig:
     slaps: Mapping[str, Any] = field(default_factory=dict)
     """The ``[slaps]`` table: slap pads timing the camera's foundation plays (see
     :mod:`kiosk.app.slap_join`)."""
+    mat: Mapping[str, Any] = field(default_factory=dict)
+    """The ``[mat]`` table: the printed mat's size (:class:`MatSettings`)."""
+
+    @property
+    def mat_settings(self) -> MatSettings:
+        """The printed mat's size from ``[mat]`` (checked when the config was built)."""
+        return MatSettings.from_mapping(self.mat)
 
     @property
     def display_size(self) -> tuple[int, int]:
@@ -171,6 +230,11 @@ def config_from_mapping(values: Mapping[str, Any], *, source: str = "") -> Kiosk
         try:
             SlapSettings.from_mapping(cfg.slaps)
         except SlapConfigError as exc:
+            raise ConfigError(f"{where}{exc}") from None
+    if cfg.mat:
+        try:
+            MatSettings.from_mapping(cfg.mat)
+        except ConfigError as exc:
             raise ConfigError(f"{where}{exc}") from None
     try:
         _ = cfg.display_size

@@ -298,6 +298,7 @@ class MatArt:
                 zones.append(
                     Zone("shared", poly, "FOUNDATIONS (shared)", ((x0 + x1) / 2, y0 + 7.0), 0, LABEL_MM + 1)
                 )
+        seat_zones: list[Zone] = []  # drawn first, under the piles
         for k, seat in enumerate(lay.seats):
             pts = seat_points[seat]
             if not pts:
@@ -310,10 +311,10 @@ class MatArt:
             poly = tuple(place.to_table(x, y) for x, y in corners)
             label = f"Seat {k + 1} - {seat}" if self.named_seats else f"Seat {k + 1}"
             at = place.to_table((lx0 + lx1) / 2, ly1 - SEAT_LABEL_MM / 2 - 4.0)
-            zones.insert(
-                0, Zone("seat", poly, label, at, _turns(place.angle), SEAT_LABEL_MM, lx1 - lx0 - 10.0)
+            seat_zones.append(
+                Zone("seat", poly, label, at, _turns(place.angle), SEAT_LABEL_MM, lx1 - lx0 - 10.0)
             )
-        return zones
+        return seat_zones + zones
 
     def _check_fit(self) -> None:
         m = self.mat

@@ -146,17 +146,20 @@ class CameraWorker:
         return None if at is None else (float(at[0]), float(at[1]))
 
 
-def marker_view(frame: Any, *, seats: Iterable[str] = (), max_width: int = 640) -> CalibrationView:
+def marker_view(
+    frame: Any, *, seats: Iterable[str] = (), max_width: int = 640, mat: Any = None
+) -> CalibrationView:
     """What the calibrate screen shows for one frame: a small RGB copy of the picture, the
     mat's markers found on it, and, once the mat is located, its outline and each seat's
-    zone (from :mod:`vision.layout`) drawn in picture pixels."""
+    zone (from :mod:`vision.layout`) drawn in picture pixels; ``mat`` is the printed mat
+    (:class:`vision.calibration.TableMat`, the default one when None)."""
     from vision.calibration import CalibrationError, TableMat, calibrate, detect_markers
 
     image = frame.image
     h, w = image.shape[:2]
     step = max(1, -(-w // max_width))
     small = image[::step, ::step, ::-1].copy()  # BGR -> RGB, downscaled by striding
-    mat = TableMat()
+    mat = mat or TableMat()
     found = detect_markers(image)
     markers = {
         int(i): tuple((float(x) / step, float(y) / step) for x, y in corners) for i, corners in found.items()

@@ -27,9 +27,11 @@ log = logging.getLogger(__name__)
 class SessionPipeline:
     """Frames -> table events for the app's current game; :class:`kiosk.app.camera.Pipeline`."""
 
-    def __init__(self, app: Any, recognizer: Any) -> None:
+    def __init__(self, app: Any, recognizer: Any, *, mat: Any = None) -> None:
         self.app = app
         self.recognizer = recognizer
+        self.mat = mat
+        """The printed mat (:class:`vision.calibration.TableMat`, from ``[mat]``); None: the default."""
         self.pipeline: Any = None
         """The live pipeline of the session in play (None before a game starts)."""
         self._session: Any = None
@@ -81,7 +83,11 @@ class SessionPipeline:
         header = session.header
         try:
             return build_pipeline(
-                header.game, list(header.seats), options=dict(header.options), recognizer=self.recognizer
+                header.game,
+                list(header.seats),
+                options=dict(header.options),
+                recognizer=self.recognizer,
+                mat=self.mat,
             )
         except PipelineError as exc:
             log.warning("no camera tracking for this game: %s", exc)

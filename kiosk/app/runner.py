@@ -413,7 +413,8 @@ def _start_camera(app: Any, camera: Any, config: KioskConfig) -> Any:
     from kiosk.app.camera import CameraWorker, marker_view
 
     seats = list(app.session.seats) if app.session is not None else list(config.players)
-    pipeline, why = vision_pipeline(app)
+    mat = table_mat(config)
+    pipeline, why = vision_pipeline(app, mat=mat)
     if pipeline is None:
         app.show_banner(why, seconds=None, alarm=False)
 
@@ -425,13 +426,24 @@ def _start_camera(app: Any, camera: Any, config: KioskConfig) -> Any:
         pipeline,
         app.events,
         retry_s=config.camera_retry_s,
-        calibration=lambda frame: marker_view(frame, seats=seats),
+        calibration=lambda frame: marker_view(frame, seats=seats, mat=mat),
     )
     worker.start()
     return worker
 
 
-def vision_pipeline(app: Any) -> tuple[Any, str]:
+def table_mat(config: KioskConfig) -> Any:
+    """The printed mat the camera calibrates on (``[mat]``, as ``kiosk mat`` printed it), or None
+    (the default mat) in a build without the vision package."""
+    try:
+        from vision.calibration import TableMat
+    except ImportError:
+        return None
+    size = config.mat_settings
+    return TableMat(size.width_mm, size.height_mm)
+
+
+def vision_pipeline(app: Any, *, mat: Any = None) -> tuple[Any, str]:
     """The recognizer-and-tracker pipeline (frame -> table events) of the app's game, or None and
     what the kiosk tells the players instead (no recognition in this build, no usable model)."""
     try:
@@ -446,7 +458,7 @@ def vision_pipeline(app: Any) -> tuple[Any, str]:
         recognizer = Recognizer.load()
     except (ModelError, OSError) as exc:
         return None, f"Card recognition is off: {str(exc).rstrip('.')}. The camera serves calibration only."
-    return SessionPipeline(app, recognizer), ""
+    return SessionPipeline(app, recognizer, mat=mat), ""
 
 
 def _game_over_shown(app: Any) -> bool:
