@@ -319,10 +319,8 @@ def estimate_landing(
         # The fit runs up to a resting place it never saw it reach: trust it only if the card shows
         # the same size there as in flight (else the resting box is another part of it, or another card).
         lb = obs[last_far].box
-        if (
-            abs((lb[2] - lb[0]) - (rb[2] - rb[0])) > 0.15 * (rb[2] - rb[0])
-            or abs((lb[3] - lb[1]) - (rb[3] - rb[1])) > 0.15 * (rb[3] - rb[1])
-        ):
+        rw, rh = rb[2] - rb[0], rb[3] - rb[1]
+        if abs(lb[2] - lb[0] - rw) > 0.15 * rw or abs(lb[3] - lb[1] - rh) > 0.15 * rh:
             return fallback
         return t_land, max(MIN_ERR_NS, min(err, fallback[1]))
     if not t_lo - MIN_ERR_NS <= t_land <= t_next + 3 * period:
@@ -524,6 +522,10 @@ class TableTracker:
                 fit = self._twin_fit(tr, other)
                 if fit is not None and lo - MIN_ERR_NS <= fit[0] <= hi and fit[1] < err:
                     t_land, err = fit
+                stopped = self._stopped_before(tr)
+                if stopped is not None:
+                    # Seen still before the other card covered it: it landed first, then.
+                    t_land, err = stopped[0], stopped[1]
                 tr.resting = True
                 tr.rest_box = other.rest_box
                 tr.rest_x, tr.rest_y = other.rest_x, other.rest_y
@@ -546,6 +548,24 @@ class TableTracker:
                 break
         self.last_frame_t = frame.t_ns
         return out
+
+    def _stopped_before(
+        self, tr: Track, obs: Sequence[Observation] | None = None
+    ) -> tuple[int, int, float] | None:
+        """When a track (its observations ``obs``) had stopped before it vanished or changed (two
+        still sightings in a row after its motion): its landing from those sightings and how far
+        (pixels) the box it stopped with lies from its latest box; else None."""
+        obs = tr.obs if obs is None else obs
+        s = self.settings
+        for i in range(2, len(obs) - 1):
+            if obs[i + 1].frame - obs[i].frame > 2:
+                continue
+            if math.hypot(*robust_shift(obs[i].box, obs[i + 1].box)) <= self.rest_px:
+                t, err = estimate_landing(
+                    obs[: i + 2], rest_n=2, fit_points=s.fit_points, window_ns=s.fit_window_ns
+                )
+                return t, err, math.hypot(*robust_shift(obs[i + 1].box, tr.last.box))
+        return None
 
     def _twin_fit(self, tr: Track, other: Track) -> tuple[int, int] | None:
         """The landing time of a card hidden as it landed under (or beside) a card of its face,
@@ -671,6 +691,12 @@ class TableTracker:
         if tr.origin is None:
             self._join_lost_flight(tr)
         t_land, err = estimate_landing(tr.obs, rest_n=n, fit_points=s.fit_points, window_ns=s.fit_window_ns)
+        in_centre = self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None
+        stopped = self._stopped_before(tr, tr.obs[:-n]) if in_centre else None
+        if stopped is not None and stopped[0] < t_land and stopped[1] < err and stopped[2] > 2 * self.rest_px:
+            # It was seen still before a card of its face covered it (the later card of a race):
+            # what rests there now is that card, so it landed when it first stopped.
+            t_land, err = stopped[0], stopped[1]
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
         landing = Landing(
             tr.tid, tr.card, t_land, err, tr.rest_x, tr.rest_y, tr.origin, tr.origin_xy, tr.lift_t, path
@@ -838,6 +864,15 @@ class NertsTracker:
                 best, best_d = p, d
         return best
 
+    def _fitting_pile_near(self, x: float, y: float, card: str) -> _Pile | None:
+        """The nearest pile within a card's length that ``card`` may go on (or ties with)."""
+        best, best_d = None, CARD_H_MM
+        for p in self.piles:
+            d = math.hypot(p.x - x, p.y - y)
+            if d < best_d and p.cards and _fits(p, card):
+                best, best_d = p, d
+        return best
+
     # -- frames ---------------------------------------------------------------------------------
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame's sightings; returns events that are now final."""
@@ -973,6 +1008,10 @@ class NertsTracker:
                 # A card moved within the centre (straightened, or a taken-back card): no play.
                 return None
             pile = self._pile_at(landing.x, landing.y)
+            if not _fits(pile, landing.card):
+                # Placed from a partial view (a hand over the card), its centre may lie off its pile:
+                # a nearby pile the card fits is where it went (only an Ace starts a new one, §6 M3).
+                pile = self._fitting_pile_near(landing.x, landing.y, landing.card) or pile
             if not landing.seen_moving and not _fits(pile, landing.card):
                 # A card seen only at rest must fit the pile: otherwise it is more likely a misread.
                 return None

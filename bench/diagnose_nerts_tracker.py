@@ -1,0 +1,162 @@
+"""Why a tracked Nerts hand differs from its truth: every miss, false event, large landing error
+and score difference, hand by hand.
+
+Feeds the simulator's exact sightings with the benchmark's faults (:func:`vision.simulator.noise.perturb`,
+the same random streams as ``bench_end_to_end.py --sightings truth``, so the figures agree) to the
+tracker and lists, per hand:
+
+- plays missed or credited to the wrong seat or pile, and false plays and moves;
+- landing-time errors above 8 ms or outside the stated ``err``;
+- for a hand whose scores differ: the rulings and infractions only one side has, and the Nerts
+  cards (``from: nerts``) only one side saw leave (the camera-level referee counts N from them).
+
+Simulating is the slow part: ``--cache DIR`` keeps each hand's exact sightings so a second run
+(after a tracker change) takes seconds.
+
+Usage::
+
+    python bench/diagnose_nerts_tracker.py --hands 5 --first-seed 1 [--cache /tmp/nerts-sightings]
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import random
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kiosk.games.referee import LogHeader, TableEvent  # noqa: E402
+from kiosk.replay import replay_events  # noqa: E402
+from vision.calibration import calibrate  # noqa: E402
+from vision.events import Frame  # noqa: E402
+from vision.simulator.camera import CameraModel  # noqa: E402
+from vision.simulator.evaluate import MATCH_NS, merged_log, score_hand  # noqa: E402
+from vision.simulator.nerts import ground_truth_log, simulate_nerts  # noqa: E402
+from vision.simulator.noise import perturb  # noqa: E402
+from vision.simulator.render import TableRenderer  # noqa: E402
+from vision.tracker import NertsTracker  # noqa: E402
+
+CAMERA = CameraModel(width=1280, height=720, fps=60.0, shutter="rolling", readout_ms=12.0, exposure_ms=4.0)
+
+
+def exact_hand(seed: int, cache: Path | None) -> dict[str, Any]:
+    """The hand's layout, calibration, frames with exact sightings and ground truth."""
+    path = cache / f"nerts-{seed}.pkl" if cache is not None else None
+    if path is not None and path.exists():
+        with path.open("rb") as f:
+            loaded: dict[str, Any] = pickle.load(f)
+            return loaded
+    sim = simulate_nerts(seed)
+    renderer = TableRenderer(CAMERA, rng=random.Random(seed + 1))
+    cal = None
+    frames = []
+    sim.scene.reset()
+    for timing in CAMERA.timings(rng=random.Random(seed + 3)):
+        if timing.t_ns > sim.scene.end_ns:
+            break
+        sim.scene.advance(CAMERA, timing)
+        if cal is None:
+            cal = calibrate(sim.scene.render(renderer, timing).image)
+        frame = Frame(None, timing.t_ns, timing.index, timing.row_time_ns, timing.exposure_ns)
+        frames.append((frame, sim.scene.ground_truth_sightings(renderer, timing)))
+    header, truth = ground_truth_log(sim)
+    hand = {"layout": sim.layout, "cal": cal, "frames": frames, "header": header, "truth": truth}
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            pickle.dump(hand, f)
+    return hand
+
+
+def diagnose(seed: int, cache: Path | None) -> tuple[int, int, int, bool, list[float], int]:
+    d = exact_hand(seed, cache)
+    rng = random.Random(seed + 2)
+    tracker = NertsTracker(d["layout"], d["cal"])
+    events: list[TableEvent] = []
+    for frame, sightings in d["frames"]:
+        events += tracker.feed(frame, perturb(sightings, rng))
+    events += tracker.flush()
+    truth: list[TableEvent] = d["truth"]
+    sc = score_hand(d["header"], truth, events, {p.pid: (p.x, p.y) for p in tracker.piles})
+    print(
+        f"hand seed {seed}: plays {sc.plays_right}/{sc.plays} right, false events {sc.false_events}, "
+        f"races agree {sc.races_agree}/{sc.races_decidable}, scores equal {sc.scores_equal}"
+    )
+    for line in sc.misses + sc.false:
+        print("   ", line)
+    tracked_plays = [e for e in events if e.type == "foundation_play"]
+    for e in (e for e in truth if e.type == "foundation_play"):
+        k = next(
+            (
+                k
+                for k in tracked_plays
+                if k.get("card") == e.get("card") and k.seat == e.seat and abs(k.t_ns - e.t_ns) < MATCH_NS
+            ),
+            None,
+        )
+        if k is not None and (abs(k.t_ns - e.t_ns) > 8_000_000 or abs(k.t_ns - e.t_ns) > k.err_ns):
+            print(
+                f"    landing {e.seat} {e.get('card')} at {e.t_ns / 1e9:.3f}: "
+                f"error {(k.t_ns - e.t_ns) / 1e6:+.1f} ms, stated err {k.err_ns / 1e6:.1f} ms"
+            )
+    if not sc.scores_equal:
+        print(f"    scores: true {sc.true_scores}, tracked {sc.tracked_scores}")
+        header: LogHeader = d["header"]
+        true_rep = replay_events(header, truth)
+        track_rep = replay_events(
+            LogHeader(header.game, header.seats, header.options), merged_log(truth, events)
+        )
+        for what, a, b in (
+            ("ruling", true_rep.rulings, track_rep.rulings),
+            ("infraction", true_rep.infractions, track_rep.infractions),
+        ):
+            ta = {(x.t_ns // 1_000_000, x.text) for x in a}
+            tb = {(x.t_ns // 1_000_000, x.text) for x in b}
+            for t, text in sorted(ta - tb):
+                print(f"    {what} only in the truth at {t / 1000:.3f}: {text}")
+            for t, text in sorted(tb - ta):
+                print(f"    {what} only in the tracked log at {t / 1000:.3f}: {text}")
+        true_n = [(e.seat, e.get("card")) for e in truth if e.get("from") == "nerts"]
+        seen_n = [(e.seat, e.get("card")) for e in events if e.get("from") == "nerts"]
+        for seat, card in true_n:
+            if (seat, card) not in seen_n:
+                print(f"    {seat}'s {card} left the Nerts pile unseen (no event with from: nerts)")
+        for seat, card in seen_n:
+            if (seat, card) not in true_n:
+                print(f"    {seat}'s {card} seen leaving the Nerts pile, but it did not")
+    errs = [abs(e) / 1e6 for e in sc.landing_errors_ns]
+    return sc.plays, sc.plays_right, sc.false_events, sc.scores_equal, errs, sc.covered
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=5)
+    ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--cache", type=Path, default=None, help="folder to keep each hand's exact sightings in")
+    args = ap.parse_args()
+    plays = right = false = equal = covered = 0
+    errs: list[float] = []
+    for seed in range(args.first_seed, args.first_seed + args.hands):
+        p, r, f, eq, e, c = diagnose(seed, args.cache)
+        plays, right, false, equal, covered = plays + p, right + r, false + f, equal + eq, covered + c
+        errs += e
+    print()
+    print(
+        f"command: python bench/diagnose_nerts_tracker.py --hands {args.hands} --first-seed {args.first_seed}"
+    )
+    print(f"plays right {right}/{plays}; false events {false}; hands with equal scores {equal}/{args.hands}")
+    if errs:
+        print(
+            f"landing-time error median {statistics.median(errs):.2f} ms; "
+            f"within stated err {covered}/{len(errs)}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,201 @@
+"""The tracker on small hand-made tables: one case per fault found in simulated hands.
+
+Each case films a few cards as boxes in table millimetres (a camera at 1 px per mm, global
+shutter, 60 fps), moving the way the simulator moves them (``vision.simulator.motion``), and
+checks the events the referee would get.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kiosk.games.referee import TableEvent
+from vision.calibration import Calibration
+from vision.events import CardSighting, Frame
+from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout
+from vision.simulator.motion import SpeedProfile
+from vision.tracker import NertsTracker
+
+SEATS = ["Ana", "Ben", "Cal", "Dee"]
+PERIOD = 16_666_667
+Box = tuple[float, float, float, float]
+Scene = Callable[[int, int], list[CardSighting]]
+
+
+def _box(x: float, y: float, w: float = CARD_W_MM, h: float = CARD_H_MM) -> Box:
+    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def _whole(card: str, box: Box) -> CardSighting:
+    quad = ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
+    return CardSighting(card, 0.95, box, quad)
+
+
+def _part(card: str, box: Box) -> CardSighting:
+    return CardSighting(card, 0.5, box)
+
+
+def _flight(
+    start: tuple[float, float], end: tuple[float, float], t_lift: int, t_land: int, t: int
+) -> tuple[float, float]:
+    """Where a card flying from ``start`` to ``end`` is at ``t`` (slow start, even slowing to rest)."""
+    if t <= t_lift:
+        return start
+    if t >= t_land:
+        return end
+    s = SpeedProfile(0.25, 0.45).position((t - t_lift) / (t_land - t_lift))
+    return (start[0] + (end[0] - start[0]) * s, start[1] + (end[1] - start[1]) * s)
+
+
+def _film(
+    scene: Scene, frames: int, *, drop: frozenset[int] = frozenset()
+) -> tuple[list[TableEvent], NertsTracker]:
+    tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+    events: list[TableEvent] = []
+    for k in range(frames):
+        t = k * PERIOD
+        events += tracker.feed(Frame(None, t, k), [] if k in drop else scene(k, t))
+    events += tracker.flush()
+    return events, tracker
+
+
+def _plays(events: list[TableEvent]) -> list[TableEvent]:
+    return [e for e in events if e.type == "foundation_play"]
+
+
+LAYOUT = NertsLayout(SEATS)
+F0 = LAYOUT.slots[(None, "foundation", 0)].pose
+ANA_WASTE = LAYOUT.slots[("Ana", "waste", 0)].pose
+ANA_NERTS = LAYOUT.slots[("Ana", "nerts", 0)].pose
+BEN_WASTE = LAYOUT.slots[("Ben", "waste", 0)].pose
+
+
+def test_a_resting_card_covered_from_several_sides_makes_no_event() -> None:
+    # AH lands on a foundation, then a hand passes over it: for a while only a shrinking, then
+    # growing part of it shows (its box loses sides on two axes at once).
+    t_lift, t_land = 20 * PERIOD, 40 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), t_lift, t_land, t)
+        b = _box(x, y)
+        if 70 <= k < 90:
+            c = min(k - 70, 90 - k, 6)
+            return [_part("AH", (b[0] + 3 * c, b[1], b[2] - 4 * c, b[3] - 8 * c))]
+        return [_whole("AH", b)]
+
+    events, _ = _film(scene, 130)
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in _plays(events)] == [("Ana", "AH", "F1")]
+    assert [e for e in events if e.type == "move"] == []
+
+
+def test_a_fast_throw_with_a_dropped_frame_is_followed_from_the_seat_it_left() -> None:
+    # 7S from Ana's waste to the centre in 0.2 s (about 4 m/s at its fastest); a frame is lost mid-flight.
+    t_lift, t_land = 30 * PERIOD, 30 * PERIOD + 200_000_000
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        a = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 5 * PERIOD, 15 * PERIOD, t)
+        x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x + 4, F0.y - 3), t_lift, t_land, t)
+        out = [_whole("AS", _box(*a))] if t >= 15 * PERIOD or k < 5 else []
+        return out + [_whole("2S", _box(x, y))]
+
+    events, _ = _film(scene, 70, drop=frozenset({34, 35}))
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays][-1] == ("Ana", "2S", "waste")
+    last = plays[-1]
+    assert abs(last.t_ns - t_land) <= max(last.err_ns, 3_000_000)
+    # The lift: the card was still at rest in the last frame before t_lift, and moving soon after.
+    t_lift_seen = float(last.get("t_lift")) * 1e9
+    assert t_lift - PERIOD <= t_lift_seen <= t_lift + PERIOD
+
+
+def test_a_race_card_landing_on_its_twin_keeps_its_own_track() -> None:
+    # Ben's 5H lands on a pile, then Ana's 5H (another deck) lands on it 120 ms later, almost
+    # centred on it but turned a little (a larger box): two plays, each at its own time.
+    ben = (20 * PERIOD, 20 * PERIOD + 300_000_000)
+    ana = (ben[1] - 200_000_000, ben[1] + 120_000_000)
+    pile = (F0.x, F0.y)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("4H", _box(*pile))] if t < ben[1] else []
+        b = _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))
+        a = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), pile, *ana, t), 74.0, 95.0)
+        if t < ana[1]:
+            out.append(_whole("5H", b))
+        out.append(_whole("5H", a))
+        return out
+
+    def start(k: int, t: int) -> list[CardSighting]:
+        # The pile's 4H arrives first (so the pile exists), then the race.
+        if t < 12 * PERIOD:
+            x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), pile, 0, 10 * PERIOD, t)
+            return [_whole("4H", _box(x, y))]
+        return scene(k, t)
+
+    events, _ = _film(start, 90)
+    plays = [e for e in _plays(events) if e.get("card") == "5H"]
+    assert [e.seat for e in plays] == ["Ben", "Ana"]
+    for e, t_true in zip(plays, (ben[1], ana[1]), strict=True):
+        assert abs(e.t_ns - t_true) <= max(e.err_ns, 3_000_000)
+        assert e.err_ns < 20_000_000
+
+
+def test_a_card_slid_under_a_work_pile_is_placed_by_its_fuller_view() -> None:
+    # QD from Ana's waste under work pile 1 (M7): at rest only its end beyond the pile's base shows.
+    slot = LAYOUT.slots[("Ana", "work", 1)]
+    base = slot.card_pose(0)
+    under = (base.x - slot.fan[0], base.y - slot.fan[1])
+    t_lift, t_land = 10 * PERIOD, 10 * PERIOD + 300_000_000
+    base_box = _box(base.x, base.y)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), under, t_lift, t_land, t)
+        b = _box(x, y)
+        if t >= t_land:
+            b = (b[0], b[1], b[2], base_box[1])
+            return [_whole("9C", base_box), _part("QD", b)]
+        return [_whole("9C", base_box), _whole("QD", b)]
+
+    events, tracker = _film(scene, 50)
+    moves = [e for e in events if e.type == "move"]
+    assert [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in moves] == [
+        ("Ana", "QD", "waste", "under1")
+    ]
+    assert _plays(events) == []
+    qd = next(tr for tr in tracker.table.tracks if tr.card == "QD")
+    assert abs(qd.rest_y - under[1]) < 5.0
+
+
+def test_a_card_landing_off_centre_goes_on_the_pile_it_fits() -> None:
+    # AH starts a pile; 2H lands 55 mm beside it (placed from a partial view, say): it is a play on
+    # that pile, not a second pile (only an Ace starts one).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        a = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)
+        b = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x + 55, F0.y), 30 * PERIOD, 45 * PERIOD, t)
+        out = [_whole("AH", _box(*a))] if t < 45 * PERIOD else []
+        return out + [_whole("2H", _box(*b))]
+
+    events, tracker = _film(scene, 80)
+    assert [(e.get("card"), e.get("pile")) for e in _plays(events)] == [("AH", "F1"), ("2H", "F1")]
+    assert len(tracker.piles) == 1
+
+
+def test_a_misread_at_the_landing_spot_does_not_hide_a_slide_under() -> None:
+    # As QD comes to rest under work pile 1, the recogniser reads it as 5C for two frames: that
+    # fleeting "card" is not part of the pile, so the move is still a slide under.
+    slot = LAYOUT.slots[("Ana", "work", 1)]
+    base = slot.card_pose(0)
+    under = (base.x - slot.fan[0], base.y - slot.fan[1])
+    t_lift, t_land = 10 * PERIOD, 10 * PERIOD + 300_000_000
+    base_box = _box(base.x, base.y)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), under, t_lift, t_land, t)
+        b = _box(x, y)
+        label = "5C" if t_land - 2 * PERIOD <= t < t_land else "QD"
+        if t >= t_land:
+            return [_whole("9C", base_box), _part("QD", (b[0], b[1], b[2], base_box[1]))]
+        return [_whole("9C", base_box), _whole(label, b)]
+
+    events, _ = _film(scene, 50)
+    moves = [e for e in events if e.type == "move"]
+    assert [(e.get("card"), e.get("to")) for e in moves] == [("QD", "under1")]
