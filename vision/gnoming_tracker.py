@@ -175,8 +175,9 @@ class GnomingTracker:
         if self._keep is not None:
             self._emit_keep(None)
         self._settle_turns(1 << 62)
-        if all(c is not None for grid in self.up.values() for c in grid):
-            # Every grid ended face up by keeps: nothing was left to turn, each grid is as it lies.
+        if self._revealed or all(self._grid(s) is not None for s in self.layout.seats):
+            # The round ended: every grid still to be revealed is as it lies (all of them, when every
+            # grid ended face up by keeps and nothing was left to turn).
             self._reveal(None, self.table.last_t, 20_000_000)
         return self.queue.release(None)
 
@@ -220,11 +221,11 @@ class GnomingTracker:
             t = t if face_ns is None else face_ns
             if self._revealed:
                 # The round is over (a grid was revealed): every card turned now is a reveal's.
-                if all(c is not None for c in self.up[seat]):
+                if self._grid(seat) is not None:
                     self._reveal(seat, t, err)
                 return
             self._turns.append(_Turn(seat, index, card, t, err))
-            if all(c is not None for c in self.up[seat]):
+            if self._grid(seat) is not None:
                 self._reveal(seat, t, err)
 
     def _put_down_out(self, card: str | None) -> None:
@@ -256,14 +257,30 @@ class GnomingTracker:
                 keep.append(turn)
         self._turns = keep
 
+    def _grid(self, seat: str) -> list[str] | None:
+        """``seat``'s nine cards if all lie face up: as followed through the round or, where that
+        missed a card, as the cards now at rest on its grid places show it; else None."""
+        if all(c is not None for c in self.up[seat]):
+            return [str(c) for c in self.up[seat]]
+        seen: dict[int, Track] = {}
+        for tr in self.table.tracks:
+            if tr.resting and tr.place is not None and tr.place[0] == seat and tr.place[1] == "grid":
+                now = seen.get(tr.place[2])
+                if now is None or tr.last.t_ns > now.last.t_ns:
+                    seen[tr.place[2]] = tr
+        if len(seen) < 9:
+            return None
+        return [seen[i].card for i in range(9)]
+
     def _reveal(self, seat: str | None, t_ns: int, err_ns: int) -> None:
         """``seat``'s grid is all face up by turns in place: the end of the round."""
         self._turns = [u for u in self._turns if u.seat != seat]
         for other in self.layout.seats:
-            if other in self._revealed or any(c is None for c in self.up[other]):
+            grid = self._grid(other)
+            if other in self._revealed or grid is None:
                 continue
             self._revealed.add(other)
-            self.queue.add("reveal", t_ns, err_ns, other, {"grid": list(self.up[other])})
+            self.queue.add("reveal", t_ns, err_ns, other, {"grid": grid})
 
 
 def _travelled(landing: Landing) -> bool:
