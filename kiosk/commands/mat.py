@@ -142,4 +142,13 @@ def run(args: argparse.Namespace) -> int:
         f"mat {size.width_mm:g} x {size.height_mm:g} mm: print at 100 % (actual size); the 100 mm bar on the "
         "mat and the 50 mm bar on each page must measure true"
     )
+    lay = art.layout
+    if (lay.width_mm, lay.height_mm) != (size.width_mm, size.height_mm):
+        # The trackers place the zones in table millimetres from the mat's top-left corner, for the
+        # layout's own table size; the mat must print them where the trackers look for them.
+        print(
+            f"note: the {game} layout is made for a {lay.width_mm:g} x {lay.height_mm:g} mm table;"
+            " on this mat its zones keep their place from the top-left corner, where the camera's tracker"
+            " expects them"
+        )
     return 0

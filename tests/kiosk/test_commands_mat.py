@@ -95,7 +95,9 @@ class NoCards:
         return []
 
 
-def test_kiosk_run_calibrates_on_the_mat_kiosk_mat_printed_from_the_same_config(tmp_path: Path) -> None:
+def test_kiosk_run_calibrates_on_the_mat_kiosk_mat_printed_from_the_same_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A mat of another size, set once in ``[mat]``: ``kiosk mat`` prints it, and the live camera
     pipeline ``kiosk run`` builds from the same config finds table millimetres on it."""
     from kiosk.app.live_camera import SessionPipeline
@@ -104,6 +106,7 @@ def test_kiosk_run_calibrates_on_the_mat_kiosk_mat_printed_from_the_same_config(
     cfg = tmp_path / "kiosk.toml"
     cfg.write_text("game = 'nerts'\n[mat]\nwidth_mm = 1800\nheight_mm = 1000\n")
     assert main(["mat", "--config", str(cfg), "--out", str(tmp_path), "--dpi", "10", "--png-dpi", "20"]) == 0
+    assert "note: the nerts layout is made for a 1560 x 878 mm table" in capsys.readouterr().out
     png = tmp_path / "mat-nerts-4seats-20dpi.png"
     data = png.read_bytes()
     ppm = struct.unpack(">I", data[data.index(b"pHYs") + 4 : data.index(b"pHYs") + 8])[0]
