@@ -187,12 +187,12 @@ def _slot_label(template: str, slot: Slot) -> str:
     return template.format(n=slot.index, row=row + 1, col=col + 1)
 
 
-def _union_box(boxes: Sequence[Box]) -> Box:
+def _points_box(points: Sequence[tuple[float, float]]) -> Box:
     return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
+        min(p[0] for p in points),
+        min(p[1] for p in points),
+        max(p[0] for p in points),
+        max(p[1] for p in points),
     )
 
 
@@ -241,20 +241,14 @@ class MatArt:
             if not slots:
                 continue
             if style in ("box", "pool"):
-                pts = [p for s in slots for p in s.pose.corners()]
-                x0, y0, x1, y1 = _union_box(
-                    [
-                        (
-                            min(p[0] for p in pts),
-                            min(p[1] for p in pts),
-                            max(p[0] for p in pts),
-                            max(p[1] for p in pts),
-                        )
-                    ]
-                )
+                # A region drawn as one area: around its slots (Fan Tan's rows), or the layout's
+                # shared centre (3-13's pool, spread face down anywhere in it).
                 if style == "pool":
                     x0, y0, x1, y1 = lay.centre_box
-                pad = 6.0 if style == "box" else 0.0
+                    pad = 0.0
+                else:
+                    x0, y0, x1, y1 = _points_box([p for s in slots for p in s.pose.corners()])
+                    pad = 6.0
                 poly: tuple[tuple[float, float], ...] = (
                     (x0 - pad, y0 - pad),
                     (x1 + pad, y0 - pad),
@@ -340,7 +334,8 @@ class MatArt:
         """The title block and the scale bar's block: ``(box mm, [(line, height mm)])``.
 
         Each goes to the first free place (clear of the zones and the markers' quiet zones):
-        the middle of the top edge, of the bottom edge, then beside the corner markers.
+        the middle of the top edge, of the bottom edge, then beside the corner markers; with
+        none free, to the middle of the top edge.
         """
         m = self.mat
         title = [
