@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
         "mat",
         help="write the printable table mat of a game (PDF tiled on A2/A3/A4 sheets, and a PNG)",
         description="Writes the table mat the camera calibrates on: four ArUco markers at its corners "
-        "and the zones of the game's layout, at true scale. The PDF tiles it at 100 %% over paper sheets "
+        "and the zones of the game's layout, at true scale. The PDF tiles it at 100 % over paper sheets "
         "(print at actual size, trim, tape); the PNG is the whole mat in one image, its dpi in the name.",
     )
     p.add_argument(
