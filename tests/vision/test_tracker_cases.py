@@ -199,3 +199,46 @@ def test_a_misread_at_the_landing_spot_does_not_hide_a_slide_under() -> None:
     events, _ = _film(scene, 50)
     moves = [e for e in events if e.type == "move"]
     assert [(e.get("card"), e.get("to")) for e in moves] == [("QD", "under1")]
+
+
+def test_a_block_move_is_named_by_its_bottom_card() -> None:
+    # Ana moves the block 8C 7D 6C from work pile 2 onto the 9S of work pile 3 (M6). In the air only
+    # the top card shows; at rest the whole run is fanned: the move names the block's bottom card.
+    src, dst = LAYOUT.slots[("Ana", "work", 2)], LAYOUT.slots[("Ana", "work", 3)]
+    block = ["8C", "7D", "6C"]
+    t_lift, t_land = 20 * PERIOD, 20 * PERIOD + 300_000_000
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        d0 = dst.card_pose(0)
+        out = [_whole("9S", _box(d0.x, d0.y))]
+        for i, card in enumerate(block):
+            a, b = src.card_pose(i), dst.card_pose(i + 1)
+            x, y = _flight((a.x, a.y), (b.x, b.y), t_lift, t_land, t)
+            if t_lift < t < t_land + PERIOD and i < len(block) - 1:
+                continue
+            out.append(_whole(card, _box(x, y)))
+        return out
+
+    events, _ = _film(scene, 140)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "8C", "work2", "work3")]
+
+
+def test_an_old_foundation_card_uncovered_in_the_centre_is_not_a_play() -> None:
+    # AH starts a pile and 2H covers it. Later the pile is knocked: a strip of the AH shows again
+    # beside the 2H and shifts a little. It comes from no seat and does not fit the pile: no event.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        a = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)
+        b = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 20 * PERIOD, 35 * PERIOD, t)
+        out = [_whole("2H", _box(*b))]
+        if t < 35 * PERIOD:
+            out.append(_whole("AH", _box(*a)))
+        elif k >= 60:
+            # Its strip slides up a little as the cards over it shift.
+            up = max(0, 66 - k) * 4.0
+            x0 = F0.x - CARD_W_MM / 2 - 12
+            out.append(_part("AH", (x0, F0.y - 30 + up, x0 + 14, F0.y + 40 + up)))
+        return out
+
+    events, _ = _film(scene, 100)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH"), ("Ana", "2H")]
