@@ -74,10 +74,13 @@ SIDE_NOISE_PX = 0.3
 """Least noise assumed on a box side (pixels) when the fit's residuals show less."""
 PRIOR_NOISE_PX = 0.3
 """The box-side noise assumed before the residuals say otherwise."""
+COVERAGE_WHOLE = 3.0
+"""Standard deviations in a stated ``err`` when every box in the fit shows the whole card (about
+99 % if box sides are only noisy)."""
 COVERAGE = 4.5
-"""Standard deviations in a stated ``err``. Three would cover about 99 % if box sides were only
-noisy, but a card partly hidden by the hand that carries it strays from the model more often: with
-three, simulated hands showed 85 % of errors within ``err``; with 4.5, 91 %."""
+"""Standard deviations in a stated ``err`` when some box in the fit shows only part of the card: a
+card partly hidden by the hand that carries it strays from the model more often (with three,
+simulated hands showed 85 % of errors within ``err``; with 4.5, 91 %)."""
 MODEL_ERR_NS = 500_000
 """Added to every fitted landing time's uncertainty: a real card does not stop exactly as the model says."""
 
@@ -275,10 +278,12 @@ def estimate_landing(
         return first_rest.t_ns, max(MIN_ERR_NS, period)
     t_lo = seq[last_far][0]
     t_next = seq[last_far + 1][0] if last_far + 1 < len(seq) else t_lo + period
-    pts = [
-        (t, math.sqrt(d)) for t, d in seq[: last_far + 1] if d > min_px and seq[last_far][0] - t <= window_ns
-    ]
-    pts = pts[-fit_points:]
+    used = [
+        i for i, (t, d) in enumerate(seq[: last_far + 1]) if d > min_px and seq[last_far][0] - t <= window_ns
+    ][-fit_points:]
+    pts = [(seq[i][0], math.sqrt(seq[i][1])) for i in used]
+    # A box that shows only part of the card (the hand holding it) strays from the model more often.
+    coverage = COVERAGE_WHOLE if all(obs[i].whole for i in used) else COVERAGE
     gap = t_next - t_lo
     hidden = gap > 5 * period // 2
     if hidden:
@@ -314,7 +319,7 @@ def estimate_landing(
     prior = max(PRIOR_NOISE_PX, wobble)
     var_d = max(SIDE_NOISE_PX**2, (2 * prior**2 + chi) / (2 + max(0, k - 2)))
     var_t = var_d / beta**2 * (1 / sw + (x_land - mx) ** 2 / sxx)
-    err = int(COVERAGE * math.sqrt(var_t) * 1e9) + MODEL_ERR_NS
+    err = int(coverage * math.sqrt(var_t) * 1e9) + MODEL_ERR_NS
     if hidden:
         if not t_lo - MIN_ERR_NS <= t_land <= t_next:
             return fallback
