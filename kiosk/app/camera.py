@@ -124,7 +124,6 @@ class CameraWorker:
             except Exception:
                 log.exception("calibration view failed on frame %s", getattr(frame, "index", "?"))
 
-
     def _finish(self) -> None:
         """The source has ended: the events the pipeline still holds back (``flush()``, when it
         has one: the tracker waits a while after a landing) go on the queue."""
@@ -147,11 +146,12 @@ class CameraWorker:
 
 
 def marker_view(
-    frame: Any, *, seats: Iterable[str] = (), max_width: int = 640, mat: Any = None
+    frame: Any, *, seats: Iterable[str] = (), max_width: int = 640, mat: Any = None, game: str | None = None
 ) -> CalibrationView:
     """What the calibrate screen shows for one frame: a small RGB copy of the picture, the
     mat's markers found on it, and, once the mat is located, its outline and each seat's
-    zone (from :mod:`vision.layout`) drawn in picture pixels; ``mat`` is the printed mat
+    zone (from the layout of ``game``, :func:`vision.layout.layout_for`; Nerts' when no game
+    is chosen yet) drawn in picture pixels; ``mat`` is the printed mat
     (:class:`vision.calibration.TableMat`, the default one when None)."""
     from vision.calibration import CalibrationError, TableMat, calibrate, detect_markers
 
@@ -174,17 +174,22 @@ def marker_view(
         else:
             outline = [(0.0, 0.0), (mat.width_mm, 0.0), (mat.width_mm, mat.height_mm), (0.0, mat.height_mm)]
             zones["mat"] = tuple((x / step, y / step) for x, y in cal.to_image(outline))
-            zones.update(_seat_zones(cal, list(seats), step))
+            zones.update(_seat_zones(cal, list(seats), step, game))
     return CalibrationView(small, markers, tuple(mat.marker_ids), zones, message)
 
 
-def _seat_zones(cal: Any, seats: list[str], step: int) -> dict[str, tuple[tuple[float, float], ...]]:
-    """Each seat's zone as the layout places it: a box around its slots, in picture pixels."""
+def _seat_zones(
+    cal: Any, seats: list[str], step: int, game: str | None = None
+) -> dict[str, tuple[tuple[float, float], ...]]:
+    """Each seat's zone as the game's layout places it: a box around its slots, in picture pixels."""
     if not seats:
         return {}
-    from vision.layout import CARD_H_MM, NertsLayout
+    from vision.layout import CARD_H_MM, NertsLayout, layout_for
 
-    layout = NertsLayout(seats)
+    try:
+        layout = layout_for(game, seats) if game else NertsLayout(seats)
+    except ValueError:  # a game without a table layout (or a seat count it has none for)
+        layout = NertsLayout(seats)
     out: dict[str, tuple[tuple[float, float], ...]] = {}
     for seat in seats:
         xs: list[float] = []

@@ -156,8 +156,9 @@ def _headless_without_display(config: KioskConfig) -> KioskConfig:
     text = config.text_log or str(HEADLESS_DIR / "rulings.txt")
     Path(shots).expanduser().mkdir(parents=True, exist_ok=True)
     Path(text).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    print(f"kiosk run: no display: running headless; screenshots in {shots}, rulings in {text}",
-          file=sys.stderr)
+    print(
+        f"kiosk run: no display: running headless; screenshots in {shots}, rulings in {text}", file=sys.stderr
+    )
     return config.replace(headless=True, screenshot_dir=shots, text_log=text)
 
 
@@ -401,7 +402,7 @@ def _start_simulated_table(app: Any, table: Any) -> Any:
         table,
         app.events,
         retry_s=0.5,
-        calibration=lambda frame: marker_view(frame, seats=seats),
+        calibration=lambda frame: marker_view(frame, seats=seats, game=table.header.game),
         calibration_every=40,
     )
     worker.start()
@@ -410,9 +411,8 @@ def _start_simulated_table(app: Any, table: Any) -> Any:
 
 def _start_camera(app: Any, camera: Any, config: KioskConfig) -> Any:
     """Starts the camera thread: frames -> vision pipeline -> the app's queue."""
-    from kiosk.app.camera import CameraWorker, marker_view
+    from kiosk.app.camera import CameraWorker
 
-    seats = list(app.session.seats) if app.session is not None else list(config.players)
     mat = table_mat(config)
     pipeline, why = vision_pipeline(app, mat=mat)
     if pipeline is None:
@@ -426,7 +426,7 @@ def _start_camera(app: Any, camera: Any, config: KioskConfig) -> Any:
         pipeline,
         app.events,
         retry_s=config.camera_retry_s,
-        calibration=lambda frame: marker_view(frame, seats=seats, mat=mat),
+        calibration=_calibration_view(app, config, mat),
     )
     worker.start()
     return worker
@@ -441,6 +441,20 @@ def table_mat(config: KioskConfig) -> Any:
         return None
     size = config.mat_settings
     return TableMat(size.width_mm, size.height_mm)
+
+
+def _calibration_view(app: Any, config: KioskConfig, mat: Any) -> Any:
+    """The calibrate screen's view of a camera frame, with the zones of the game in play now
+    (the camera starts before a game is chosen, and the game can change while it runs)."""
+    from kiosk.app.camera import marker_view
+
+    def view(frame: Any) -> Any:
+        session = app.session
+        seats = list(session.seats) if session is not None else list(config.players)
+        game = session.header.game if session is not None else None
+        return marker_view(frame, seats=seats, mat=mat, game=game)
+
+    return view
 
 
 def vision_pipeline(app: Any, *, mat: Any = None) -> tuple[Any, str]:

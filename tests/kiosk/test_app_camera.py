@@ -125,6 +125,11 @@ def test_marker_view_finds_the_markers_on_a_picture_of_the_mat() -> None:
     assert sorted(view.markers) == [0, 1] and view.missing == (2, 3)
     assert view.image.shape == (360, 640, 3)
     assert "mat" in view.zones and "Ana" in view.zones
+    # The zones are the chosen game's: a Gnoming grid is not a Nerts seat's spread of piles.
+    gnoming = marker_view(Frame(image, 0), seats=["Ana", "Ben"], game="gnoming")
+    assert gnoming.zones["mat"] == view.zones["mat"] and gnoming.zones["Ana"] != view.zones["Ana"]
+    # A game with no layout for these seats falls back to Nerts' zones rather than failing.
+    assert marker_view(Frame(image, 0), seats=["Ana", "Ben"], game="no-such-game").zones == view.zones
 
 
 def test_open_source_names_cameras_and_rejects_bad_ones(tmp_path: Any) -> None:
