@@ -13,7 +13,9 @@ import contextlib
 import logging
 import os
 import queue
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -57,9 +59,15 @@ def bundled_log(name: str = "nerts_hand.jsonl") -> Path:
 
 @contextlib.contextmanager
 def _display(config: KioskConfig) -> Iterator[Any]:
+    runtime_dir = None
     if config.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
+        if not os.path.isdir(os.environ.get("XDG_RUNTIME_DIR", "")):
+            # Without one SDL prints "error: XDG_RUNTIME_DIR is invalid", which reads like a failure
+            # of the run; a private empty folder for the run's length keeps it quiet.
+            runtime_dir = tempfile.mkdtemp(prefix="kiosk-runtime-")
+            os.environ["XDG_RUNTIME_DIR"] = runtime_dir
     import pygame
 
     pygame.display.init()
@@ -71,6 +79,9 @@ def _display(config: KioskConfig) -> Iterator[Any]:
         yield screen
     finally:
         pygame.quit()
+        if runtime_dir is not None:
+            shutil.rmtree(runtime_dir, ignore_errors=True)
+            os.environ.pop("XDG_RUNTIME_DIR", None)
         from kiosk.app.paint import shared_fonts
 
         shared_fonts().reset()

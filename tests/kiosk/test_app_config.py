@@ -111,3 +111,16 @@ def test_without_a_display_the_kiosk_runs_headless_with_screenshots_and_a_text_l
     assert cfg.text_log.endswith("mine.txt")
     assert (tmp_path / "runs" / "headless" / "screenshots").is_dir()
     assert "no display: running headless" in capsys.readouterr().err
+
+
+def test_a_headless_run_gets_a_private_runtime_folder_when_none_is_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # SDL prints "error: XDG_RUNTIME_DIR is invalid" without one, which reads like a failed run.
+    from kiosk.app.runner import _display
+
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    with _display(KioskConfig(headless=True)):
+        folder = os.environ.get("XDG_RUNTIME_DIR", "")
+        assert os.path.isdir(folder)
+    assert not os.path.exists(folder) and "XDG_RUNTIME_DIR" not in os.environ
