@@ -59,15 +59,32 @@ def bundled_log(name: str = "nerts_hand.jsonl") -> Path:
 
 @contextlib.contextmanager
 def _display(config: KioskConfig) -> Iterator[Any]:
-    runtime_dir = None
     if config.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
-        if not os.path.isdir(os.environ.get("XDG_RUNTIME_DIR", "")):
-            # Without one SDL prints "error: XDG_RUNTIME_DIR is invalid", which reads like a failure
-            # of the run; a private empty folder for the run's length keeps it quiet.
-            runtime_dir = tempfile.mkdtemp(prefix="kiosk-runtime-")
-            os.environ["XDG_RUNTIME_DIR"] = runtime_dir
+    with _runtime_dir():
+        yield from _open_display(config)
+
+
+@contextlib.contextmanager
+def _runtime_dir() -> Iterator[None]:
+    """Gives SDL a private, empty ``XDG_RUNTIME_DIR`` while it runs when none is set: without one it
+    prints "error: XDG_RUNTIME_DIR is invalid" (looking for a Wayland display), which reads like a
+    failure of a run that works."""
+    if os.path.isdir(os.environ.get("XDG_RUNTIME_DIR", "")):
+        yield
+        return
+    folder = tempfile.mkdtemp(prefix="kiosk-runtime-")
+    os.environ["XDG_RUNTIME_DIR"] = folder
+    try:
+        yield
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        if os.environ.get("XDG_RUNTIME_DIR") == folder:
+            del os.environ["XDG_RUNTIME_DIR"]
+
+
+def _open_display(config: KioskConfig) -> Iterator[Any]:
     import pygame
 
     pygame.display.init()
@@ -79,9 +96,6 @@ def _display(config: KioskConfig) -> Iterator[Any]:
         yield screen
     finally:
         pygame.quit()
-        if runtime_dir is not None:
-            shutil.rmtree(runtime_dir, ignore_errors=True)
-            os.environ.pop("XDG_RUNTIME_DIR", None)
         from kiosk.app.paint import shared_fonts
 
         shared_fonts().reset()
@@ -154,13 +168,14 @@ def _headless_without_display(config: KioskConfig) -> KioskConfig:
         return config
     import pygame
 
-    try:
-        pygame.display.init()
-        driver = pygame.display.get_driver()
-    except pygame.error:
-        driver = "none"
-    finally:
-        pygame.display.quit()
+    with _runtime_dir():
+        try:
+            pygame.display.init()
+            driver = pygame.display.get_driver()
+        except pygame.error:
+            driver = "none"
+        finally:
+            pygame.display.quit()
     if driver not in ("offscreen", "dummy", "none"):
         return config
     shots = config.screenshot_dir or str(HEADLESS_DIR / "screenshots")
