@@ -70,6 +70,7 @@ class LivePipeline:
         *,
         options: Mapping[str, Any] | None = None,
         mat: TableMat | None = None,
+        piles: Mapping[str, str] | None = None,
     ) -> None:
         try:
             self.game = tracked_game(game, seats)
@@ -77,6 +78,8 @@ class LivePipeline:
             raise PipelineError(str(exc)) from None
         self.seats = tuple(seats)
         self.options = dict(options or {})
+        self.piles = dict(piles or {})
+        """Foundation piles already logged (a resumed Nerts game): id -> top card."""
         self.recognizer = recognizer
         self.mat = mat or TableMat()
         self.tracking: FrameTracking | None = None
@@ -104,7 +107,7 @@ class LivePipeline:
             if cal is None:
                 return []
             self._calibration = cal
-            tracker = new_tracker(self.game, self.seats, cal, options=self.options)
+            tracker = new_tracker(self.game, self.seats, cal, options=self.options, piles=self.piles)
             self.tracking = FrameTracking(self.game, tracker, self.recognizer, buttons=self._early)
             self._early = []
         return self._passed_on(self.tracking.step(frame))
@@ -167,11 +170,13 @@ def build_pipeline(
     mat: TableMat | None = None,
     recognizer: Recognize | None = None,
     model_dir: str | Path | None = None,
+    piles: Mapping[str, str] | None = None,
 ) -> LivePipeline:
     """The live pipeline of ``game`` played by ``seats`` (table order) under house ``options``.
 
     The recognizer is loaded from ``model_dir`` (default: the shipped model) unless one is given
-    (one loaded model serves game after game). Raises :class:`PipelineError` for a game without
+    (one loaded model serves game after game). ``piles`` are the foundation piles of a resumed Nerts
+    game (id -> top card), so the tracker keeps their ids. Raises :class:`PipelineError` for a game without
     a tracker and :class:`~vision.errors.ModelError` for a missing or corrupt model.
     """
     try:
@@ -182,4 +187,4 @@ def build_pipeline(
         from vision.recognizer import Recognizer
 
         recognizer = Recognizer.load(model_dir)
-    return LivePipeline(game, seats, recognizer, options=options, mat=mat)
+    return LivePipeline(game, seats, recognizer, options=options, mat=mat, piles=piles)

@@ -38,7 +38,7 @@ went below the base). These are the camera-level events of ``docs/table-log.md``
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -839,6 +839,7 @@ class NertsTracker:
         t0_ns: int = 0,
         min_score: float = 0.0,
         jokers: bool = False,
+        piles: Mapping[str, str] | None = None,
     ) -> None:
         self.layout = layout
         self.settings = settings or TrackerSettings()
@@ -846,6 +847,10 @@ class NertsTracker:
         self.table = TableTracker(layout, calibration, self.settings, min_score=min_score, labels=labels)
         self.t0_ns = t0_ns
         self.piles: list[_Pile] = []
+        self._unplaced = [_Pile(pid, math.nan, math.nan, [(top, "")]) for pid, top in (piles or {}).items()]
+        """Foundation piles of a resumed game (``piles``: id -> top card), already on the table but not
+        yet located: each is placed where the first card that fits it lands, keeping its logged id."""
+        self._piles_made = len(self._unplaced)
         self._pending: list[TableEvent] = []
         self._released_t = -(1 << 62)
         self._where: dict[int, tuple[float, float, int]] = {}
@@ -1014,6 +1019,17 @@ class NertsTracker:
             return f"work{origin[2]}"
         return None
 
+    def _place_known(self, landing: Landing) -> _Pile | None:
+        """The one not-yet-located pile of a resumed game that this card continues, now placed here."""
+        fits = [p for p in self._unplaced if _fits(p, landing.card) and p.cards[-1][0] != landing.card]
+        if len(fits) != 1:
+            return None  # none, or ambiguous: better a refused play than a play on the wrong pile
+        pile = fits[0]
+        pile.x, pile.y = landing.x, landing.y
+        self._unplaced.remove(pile)
+        self.piles.append(pile)
+        return pile
+
     def _interpret(self, landing: Landing) -> TableEvent | None:
         seat_here = self.layout.seat_of_point(landing.x, landing.y)
         seat = self._seat_of(landing)
@@ -1027,6 +1043,8 @@ class NertsTracker:
                 # Placed from a partial view (a hand over the card), its centre may lie off its pile:
                 # a nearby pile the card fits is where it went (only an Ace starts a new one, §6 M3).
                 pile = self._fitting_pile_near(landing.x, landing.y, landing.card) or pile
+            if not _fits(pile, landing.card):
+                pile = self._place_known(landing) or pile
             if not landing.seen_moving and not _fits(pile, landing.card):
                 # A card seen only at rest must fit the pile: otherwise it is more likely a misread.
                 return None
@@ -1038,7 +1056,8 @@ class NertsTracker:
                     # the pile: an old foundation card uncovered as the cards over it moved, not a play.
                     return None
             if pile is None:
-                pile = _Pile(f"F{len(self.piles) + 1}", landing.x, landing.y)
+                self._piles_made += 1
+                pile = _Pile(f"F{self._piles_made}", landing.x, landing.y)
                 self.piles.append(pile)
             if seat is None:
                 return None

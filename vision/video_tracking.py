@@ -257,11 +257,13 @@ def new_tracker(
     *,
     t0_ns: int = 0,
     options: Mapping[str, Any] | None = None,
+    piles: Mapping[str, str] | None = None,
 ) -> Tracker:
     """A fresh tracker for ``game`` (a name :func:`tracked_game` gave) on the calibrated mat.
 
     ``options`` are the game's house options where the tracker depends on them: Nerts' jokers
-    (a joker is a card of the game), Kierki's deals (which are Fan Tan).
+    (a joker is a card of the game), Kierki's deals (which are Fan Tan). ``piles`` are a resumed
+    Nerts game's foundation piles (id -> top card), so new plays keep the logged ids.
     """
     opts = dict(options or {})
     if game == "smear":
@@ -274,7 +276,7 @@ def new_tracker(
     if game == "gnoming":
         return GnomingTracker(GnomingLayout(list(seats)), calibration, t0_ns=t0_ns)
     jokers = int(opts.get("jokers", 0) or 0) > 0
-    return NertsTracker(NertsLayout(list(seats)), calibration, t0_ns=t0_ns, jokers=jokers)
+    return NertsTracker(NertsLayout(list(seats)), calibration, t0_ns=t0_ns, jokers=jokers, piles=piles)
 
 
 class FrameTracking:
@@ -415,5 +417,6 @@ def track_frames(
         log = merge_buttons([e for e in pressed if e.type not in echoed], events)
         name = game
     header = LogHeader(name, tuple(seats), {}, 1, {"source": "kiosk track"})
-    return TrackResult(header, log, follow.frames, follow.seconds_recognize, follow.seconds_track,
-                       calibration, tracker)
+    return TrackResult(
+        header, log, follow.frames, follow.seconds_recognize, follow.seconds_track, calibration, tracker
+    )

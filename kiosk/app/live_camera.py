@@ -88,7 +88,16 @@ class SessionPipeline:
                 options=dict(header.options),
                 recognizer=self.recognizer,
                 mat=self.mat,
+                piles=_logged_piles(session),
             )
         except PipelineError as exc:
             log.warning("no camera tracking for this game: %s", exc)
             return None
+
+
+def _logged_piles(session: Any) -> dict[str, str]:
+    """A resumed game's foundation piles (id -> top card, as the camera names faces) from the
+    referee's public view, so the new tracker continues them instead of numbering from F1 again."""
+    view = session.referee.public_view()
+    foundations = getattr(view, "foundations", ()) or ()
+    return {pile.pid: pile.top.face_str() for pile in foundations}

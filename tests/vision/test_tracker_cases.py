@@ -242,3 +242,24 @@ def test_an_old_foundation_card_uncovered_in_the_centre_is_not_a_play() -> None:
 
     events, _ = _film(scene, 100)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH"), ("Ana", "2H")]
+
+
+def test_a_resumed_games_piles_keep_their_logged_ids() -> None:
+    # After a restart the tracker is told the logged piles (F1 topped by 4H, F2 by 7S) but not where
+    # they lie: the 5H that lands on the 4H continues F1, and the next Ace starts F3, not F1 again.
+    f1 = LAYOUT.slots[(None, "foundation", 1)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        five = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 10 * PERIOD, 25 * PERIOD, t)
+        ace = _flight((ANA_NERTS.x, ANA_NERTS.y), (f1.x, f1.y + 150), 40 * PERIOD, 55 * PERIOD, t)
+        out = [_whole("7S", _box(f1.x, f1.y)), _whole("AD", _box(*ace))]
+        return (
+            out + ([_whole("4H", _box(F0.x, F0.y))] if t < 25 * PERIOD else []) + [_whole("5H", _box(*five))]
+        )
+
+    tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0), piles={"F1": "4H", "F2": "7S"})
+    events: list[TableEvent] = []
+    for k in range(90):
+        events += tracker.feed(Frame(None, k * PERIOD, k), scene(k, k * PERIOD))
+    events += tracker.flush()
+    assert [(e.get("card"), e.get("pile")) for e in _plays(events)] == [("5H", "F1"), ("AD", "F3")]
