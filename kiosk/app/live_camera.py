@@ -98,6 +98,9 @@ class SessionPipeline:
 def _logged_piles(session: Any) -> dict[str, str]:
     """A resumed game's foundation piles (id -> top card, as the camera names faces) from the
     referee's public view, so the new tracker continues them instead of numbering from F1 again."""
-    view = session.referee.public_view()
+    referee = getattr(session, "referee", None)
+    if referee is None:  # a session without a referee yet has logged no piles
+        return {}
+    view = referee.public_view()
     foundations = getattr(view, "foundations", ()) or ()
     return {pile.pid: pile.top.face_str() for pile in foundations}
