@@ -17,6 +17,7 @@ Glossary (tracks, rest and landings as in :mod:`vision.tracker`):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kiosk.games.referee import TableEvent
@@ -184,9 +185,13 @@ def _off_course(r: Track, x: float, y: float, vx: float, vy: float, near_mm: flo
 class EventQueue:
     """Events held back and released in time order once older than the latency."""
 
-    def __init__(self, latency_ns: int, t0_ns: int = 0) -> None:
+    def __init__(
+        self, latency_ns: int, t0_ns: int = 0, *, order: Callable[[TableEvent], tuple[int, int]] | None = None
+    ) -> None:
         self.latency_ns = latency_ns
         self.t0_ns = t0_ns
+        self.order: Callable[[TableEvent], tuple[int, int]] = order or (lambda e: (e.t_ns, 0))
+        """The release order (time first; a game may break ties, e.g. a trick's collect after its plays)."""
         self.pending: list[TableEvent] = []
         self._released = -(1 << 62)
 
@@ -197,7 +202,7 @@ class EventQueue:
     def release(self, now_ns: int | None) -> list[TableEvent]:
         """The events older than the latency at ``now_ns`` (all of them for None), in time order."""
         cut = (1 << 62) if now_ns is None else now_ns - self.latency_ns - self.t0_ns
-        ready = sorted((e for e in self.pending if e.t_ns <= cut), key=lambda e: e.t_ns)
+        ready = sorted((e for e in self.pending if e.t_ns <= cut), key=self.order)
         self.pending = [e for e in self.pending if e.t_ns > cut]
         out = []
         for e in ready:

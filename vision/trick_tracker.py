@@ -29,6 +29,7 @@ from typing import Any
 
 from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
+from vision.card_moves import EventQueue
 from vision.events import CardSighting, Frame
 from vision.layout import TrickLayout
 from vision.tracker import STANDARD_FACES, Landing, TableTracker, Track, TrackerSettings
@@ -93,8 +94,10 @@ class TrickTracker:
         self.t0_ns = t0_ns
         self.current: list[_Played] = []
         self.seen: set[str] = set()
-        self._pending: list[TableEvent] = []
-        self._released = -(1 << 62)
+        # A trick's collect goes out after the plays of its own instant.
+        self.queue = EventQueue(
+            self.settings.latency_ns, t0_ns, order=lambda e: (e.t_ns, int(e.type == "collect"))
+        )
         self.fan_tan_deals = fan_tan_deals
         """Deal numbers played as Fan Tan (:func:`kierki_fan_tan_deals`; empty for Smear)."""
         self.fan_tan = False
@@ -138,20 +141,16 @@ class TrickTracker:
                 self._collect()
             self.seen.add(landing.card)
             self.current.append(_Played(landing.track, place[0], landing.card, landing.t_ns))
-            self._pending.append(
-                TableEvent(
-                    "play", landing.t_ns - self.t0_ns, landing.err_ns, place[0], {"card": landing.card}
-                )
-            )
+            self.queue.add("play", landing.t_ns, landing.err_ns, place[0], {"card": landing.card})
         if len(self.current) >= len(self.layout.seats) and self._all_gone(frame.t_ns, GONE_NS):
             self._collect()
         self._close_reveals(frame.t_ns - REVEAL_QUIET_NS)
-        return self._release(frame.t_ns - self.settings.latency_ns)
+        return self.queue.release(frame.t_ns)
 
     def flush(self) -> list[TableEvent]:
         """Every event still held back (call at the end of the video)."""
         self._close_reveals(1 << 62)
-        return self._release(1 << 62)
+        return self.queue.release(None)
 
     def _in_fan_tan(self, x: float, y: float) -> bool:
         x0, y0, x1, y1 = self.layout.fan_tan_box()
@@ -168,9 +167,7 @@ class TrickTracker:
         if seat is None:
             return
         self.seen.add(landing.card)
-        self._pending.append(
-            TableEvent("play", landing.t_ns - self.t0_ns, landing.err_ns, seat, {"card": landing.card})
-        )
+        self.queue.add("play", landing.t_ns, landing.err_ns, seat, {"card": landing.card})
 
     def _show(self, seat: str, landing: Landing) -> None:
         if not _travelled(landing):
@@ -184,11 +181,7 @@ class TrickTracker:
     def _close_reveals(self, before_ns: int) -> None:
         for seat, shown in list(self._shown.items()):
             if shown.last_ns <= before_ns:
-                self._pending.append(
-                    TableEvent(
-                        "reveal", shown.last_ns - self.t0_ns, shown.err_ns, seat, {"cards": list(shown.cards)}
-                    )
-                )
+                self.queue.add("reveal", shown.last_ns, shown.err_ns, seat, {"cards": list(shown.cards)})
                 del self._shown[seat]
 
     def _gone_since(self, p: _Played) -> int | None:
@@ -212,22 +205,8 @@ class TrickTracker:
         t = max(p.t_ns for p in self.current)
         last_seen = [s for s in (self._gone_since(p) for p in self.current) if s is not None]
         t_col = max([t, *last_seen])
-        self._pending.append(TableEvent("collect", t_col - self.t0_ns, 0, None, {}))
+        self.queue.add("collect", t_col, 0, None, {})
         self.current = []
-
-    def _release(self, before_ns: int) -> list[TableEvent]:
-        cut = before_ns - self.t0_ns
-        ready = sorted(
-            (e for e in self._pending if e.t_ns <= cut), key=lambda e: (e.t_ns, e.type == "collect")
-        )
-        self._pending = [e for e in self._pending if e.t_ns > cut]
-        out = []
-        for e in ready:
-            if e.t_ns < self._released:
-                e = TableEvent(e.type, self._released, e.err_ns + (self._released - e.t_ns), e.seat, e.data)
-            self._released = e.t_ns
-            out.append(e)
-        return out
 
 
 TRAVEL_MM = 60.0
