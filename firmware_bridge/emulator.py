@@ -270,7 +270,12 @@ class EmulatedBoard:
                 if self._out:
                     timeout_ns = min(timeout_ns, self._out[0].due_ns - now)
                 fds = [self._wake_r] + ([self._master] if self._master is not None else [])
-            ready, _, _ = select.select(fds, [], [], max(0.0, timeout_ns / 1e9))
+            try:
+                ready, _, _ = select.select(fds, [], [], max(0.0, timeout_ns / 1e9))
+            except OSError:
+                # The cable was pulled (unplug closed the port) while the board waited on it: look
+                # again with the descriptors as they are now.
+                continue
             if self._wake_r in ready:
                 os.read(self._wake_r, 4096)
             with self._lock:
