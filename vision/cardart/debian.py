@@ -149,7 +149,7 @@ def load_cell(theme: str, token: str) -> NDArray[np.uint8]:
 def _corner_index_box(card: NDArray[np.uint8]) -> tuple[float, float, float, float] | None:
     """Finds the index in the top-left corner of a card: the cluster of ink nearest the corner."""
     h, w = card.shape[:2]
-    rh, rw = int(h * 0.34), int(w * 0.3)
+    rh, rw = int(h * 0.46), int(w * 0.3)
     region = card[:rh, :rw]
     paper = np.median(
         card[int(h * 0.45) : int(h * 0.55), int(w * 0.02) : int(w * 0.08), :3].reshape(-1, 3), axis=0
@@ -193,7 +193,7 @@ def _corner_index_box(card: NDArray[np.uint8]) -> tuple[float, float, float, flo
                 and b[1] <= box[3] + gap
                 and b[3] >= box[1] - gap
             )
-            if near and max(box[3], b[3]) - min(box[1], b[1]) < 0.3 * h:
+            if near and max(box[3], b[3]) - min(box[1], b[1]) < 0.4 * h:
                 box = [min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3])]
                 grown = True
     pad = 0.008 * h

@@ -456,7 +456,9 @@ def random_style(rng: random.Random) -> ProceduralStyle:
     return ProceduralStyle(
         font=font,
         thickness=rng.uniform(0.05, 0.13),
-        index_height=rng.uniform(0.15, 0.25),
+        # Mostly the usual 15-25 % of the card; some decks (ornamental) print a large suit under a
+        # large rank, up to a third of the card.
+        index_height=0.15 + 0.19 * rng.random() ** 1.6,
         index_width=rng.uniform(0.075, 0.12),
         margin=rng.uniform(0.015, 0.045),
         squeeze=rng.random() < 0.3,
