@@ -108,7 +108,9 @@ class LivePipeline:
                 return []
             self._calibration = cal
             tracker = new_tracker(self.game, self.seats, cal, options=self.options, piles=self.piles)
-            self.tracking = FrameTracking(self.game, tracker, self.recognizer, buttons=self._early)
+            self.tracking = FrameTracking(
+                self.game, tracker, self.recognizer, buttons=self._early, options=self.options
+            )
             self._early = []
         return self._passed_on(self.tracking.step(frame))
 

@@ -15,8 +15,10 @@ guessed; a face-down card is ``"BACK"``.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+from collections.abc import Collection
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -113,6 +115,32 @@ class Recognizer:
         self.labels = list(labels)
         self.thresholds = thresholds
         self.model_dir: Path | None = None
+        self.faces: frozenset[str] | None = None
+        """The faces it may name (:meth:`only`); ``None``: every face it knows."""
+        self._face_mask: NDArray[np.float32] | None = None
+
+    def only(self, faces: Collection[str] | None) -> Recognizer:
+        """This recognizer (same loaded model), naming only ``faces``: the deck of the game in play
+        (:func:`vision.game_faces.game_faces`). ``None`` names every face again.
+
+        Each index's reading is renormalised over those faces, as a prior that says no other card is
+        on the table: a standard seven is no longer read as the Gnoming 7. Raises
+        :class:`ValueError` for a face the model does not know, or an empty set.
+        """
+        rec = copy.copy(self)
+        if faces is None:
+            rec.faces, rec._face_mask = None, None
+            return rec
+        wanted = frozenset(faces)
+        unknown = sorted(wanted - set(self.labels[:-1]))
+        if unknown or not wanted:
+            raise ValueError(
+                f"cannot restrict the recognizer to {sorted(wanted)}: "
+                + (f"the model does not know {unknown}" if unknown else "no faces given")
+            )
+        rec.faces = wanted
+        rec._face_mask = np.array([label in wanted for label in self.labels[:-1]], np.float32)
+        return rec
 
     @classmethod
     def load(
@@ -203,7 +231,8 @@ class Recognizer:
         keep = [k for k in range(len(idx)) if probs[k, -1] < t.not_index]
         idx = [idx[k] for k in keep]
         probs = probs[keep]
-        face = probs[:, :-1] / np.maximum(probs[:, :-1].sum(axis=1, keepdims=True), 1e-9)
+        face = probs[:, :-1] if self._face_mask is None else probs[:, :-1] * self._face_mask
+        face = face / np.maximum(face.sum(axis=1, keepdims=True), 1e-9)
         labels = face.argmax(axis=1) if len(face) else np.zeros(0, np.int64)
         h, w = image.shape[:2]
         out: list[CardSighting] = []

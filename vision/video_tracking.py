@@ -38,8 +38,10 @@ from numpy.typing import NDArray
 from kiosk.games.referee import LogHeader, TableEvent
 from vision.calibration import Calibration, CalibrationError, TableMat, calibrate
 from vision.events import CardSighting, Frame
+from vision.game_faces import game_faces
 from vision.gnoming_tracker import GnomingTracker
 from vision.layout import GnomingLayout, NertsLayout, RummyLayout, TrickLayout
+from vision.recognizer import Recognizer
 from vision.rummy_tracker import RummyTracker
 from vision.tracker import NertsTracker
 from vision.trick_tracker import TrickTracker, kierki_fan_tan_deals
@@ -295,9 +297,13 @@ class FrameTracking:
         *,
         t0_ns: int = 0,
         buttons: Sequence[TableEvent] = (),
+        options: Mapping[str, Any] | None = None,
     ) -> None:
         self.game = game
         self.tracker = tracker
+        if isinstance(recognizer, Recognizer):
+            # Only the faces of this game's deck (under its house options) can be on the table.
+            recognizer = recognizer.only(game_faces(game, options))
         self.recognizer = recognizer
         self.t0_ns = t0_ns
         self.pressed: list[TableEvent] = sorted((e for e in buttons if is_button(game, e)), key=_time)
@@ -367,13 +373,15 @@ def track_frames(
     t0_ns: int = 0,
     progress: Callable[[int], None] | None = None,
     buttons: Sequence[TableEvent] = (),
+    options: Mapping[str, Any] | None = None,
 ) -> TrackResult:
     """Runs recognizer and tracker over frames and returns the table log.
 
     The log's times count from ``t0_ns`` (a recording's frame times start at its session's
     start, so 0; a live camera's start at the session's monotonic time). ``buttons`` are the
-    kiosk's button events (times on the log's scale; other events in it are ignored).
-    Raises VideoError when the video shows no
+    kiosk's button events (times on the log's scale; other events in it are ignored). ``options``
+    are the game's house options (Nerts' jokers, Kierki's deals, a Gnoming deck): they shape the
+    tracker and the faces the recognizer may name. Raises VideoError when the video shows no
     calibration markers or the game has no tracker.
     """
     game = tracked_game(game, seats)
@@ -388,8 +396,8 @@ def track_frames(
         if not head:
             raise VideoError("the video has no frames")
         calibration = find_calibration(head, mat)
-    tracker = new_tracker(game, seats, calibration, t0_ns=t0_ns)
-    follow = FrameTracking(game, tracker, recognizer, t0_ns=t0_ns, buttons=buttons)
+    tracker = new_tracker(game, seats, calibration, t0_ns=t0_ns, options=options)
+    follow = FrameTracking(game, tracker, recognizer, t0_ns=t0_ns, buttons=buttons, options=options)
     events: list[TableEvent] = []
 
     def all_frames() -> Iterator[Frame]:

@@ -10,6 +10,8 @@ JSON document (``--json``) is a contract other tools read::
 ``card`` is card-model notation, ``"BACK"`` for a face-down card, ``"UNKNOWN"``
 below the confidence threshold. With ``--calibrate``, an image whose ArUco mat
 markers show also gets ``"table_mm"`` (each card's centre in table millimetres).
+``--game GAME`` names only the faces of that game's deck (the kiosk does the same for the game in
+play, :mod:`vision.game_faces`).
 A missing or unreadable image sets that image's ``error`` (``width``/``height``
 null) and the others are still processed; the exit status is then 1. A missing
 or corrupt model is one line on stderr and exit status 2. The model is loaded
@@ -30,7 +32,10 @@ from numpy.typing import NDArray
 
 from vision.errors import VisionError
 from vision.events import BACK, UNKNOWN, CardSighting
+from vision.game_faces import game_faces
 from vision.recognizer import Recognizer
+
+GAMES = ("nerts", "kierki", "smear", "rummy_3_13", "gnoming")
 
 
 def register(sub: Any) -> None:
@@ -50,6 +55,13 @@ def register(sub: Any) -> None:
         type=Path,
         default=None,
         help="model folder with manifest.json (default: the shipped model)",
+    )
+    p.add_argument(
+        "--game",
+        choices=GAMES,
+        default=None,
+        help="name only the faces of this game's deck (a Smear table holds 7 to A; Gnoming its own deck); "
+        "default: any face the model knows",
     )
     p.add_argument(
         "--calibrate",
@@ -131,6 +143,8 @@ def _format_table(entries: list[dict[str, Any]]) -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         recognizer = Recognizer.load(args.model)
+        if args.game is not None:
+            recognizer = recognizer.only(game_faces(args.game))
     except VisionError as exc:
         print(f"kiosk recognize: {exc}", file=sys.stderr)
         return 2

@@ -86,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
         )
         if not 2 <= len(seats) <= 4 or len(set(seats)) != len(seats) or not all(seats):
             return _fail(f"--seats needs 2 to 4 different names, got {seats}")
+        options = info.table.get("options")
+        if options is not None and not isinstance(options, dict):
+            return _fail(f"table.json: 'options' must be an object of house options, got {options!r}")
         mat_d = info.table.get("mat", {})
         dims = {
             k: float(v) for k, v in mat_d.items() if k in ("width_mm", "height_mm", "marker_mm", "inset_mm")
@@ -113,7 +116,14 @@ def run(args: argparse.Namespace) -> int:
             except LogFormatError as exc:
                 return _fail(f"--buttons: {exc}")
         result = track_frames(
-            frames, recognizer, game=game, seats=seats, mat=mat, progress=progress, buttons=buttons
+            frames,
+            recognizer,
+            game=game,
+            seats=seats,
+            mat=mat,
+            progress=progress,
+            buttons=buttons,
+            options=options,
         )
     except (VideoError, VisionError, OSError) as exc:
         return _fail(str(exc))

@@ -130,3 +130,30 @@ def test_a_missing_model_is_a_clear_model_error(tmp_path: Path) -> None:
 def test_a_table_it_cannot_follow_is_refused(game: str, seats: list[str], message: str) -> None:
     with pytest.raises(PipelineError, match=message):
         build_pipeline(game, seats)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "absent", "present"),
+    [
+        ("smear", {}, "6H", "7H"),
+        ("nerts", {}, "JOKER", "AS"),
+        ("nerts", {"jokers": 2}, "G7", "JOKER"),
+        ("gnoming", {}, "7H", "G7"),
+    ],
+)
+def test_the_recognizer_names_only_the_faces_of_the_game_in_play(
+    tiny_recognizer: Recognizer,
+    pictures: list[NDArray[np.uint8]],
+    game: str,
+    options: dict[str, int],
+    absent: str,
+    present: str,
+) -> None:
+    seats = SEATS if game != "smear" else ["S", "W", "N", "E"]
+    pipeline = LivePipeline(game, seats, tiny_recognizer, options=options)
+    pipeline(Frame(pictures[0], 10**9, 0))
+    assert pipeline.tracking is not None
+    faces = getattr(pipeline.tracking.recognizer, "faces", None)
+    assert faces is not None and present in faces and absent not in faces
+    # The loaded model is shared, not reloaded, and the original still names every face.
+    assert tiny_recognizer.faces is None

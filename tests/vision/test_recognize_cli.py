@@ -12,6 +12,7 @@ import pytest
 from kiosk.__main__ import main
 from tests.vision.tiny_models import write_model_dir
 from vision.cardart import list_designs
+from vision.cardart.tokens import GNOMING_TOKENS
 from vision.training.scenes import SceneConfig, render_scene
 
 
@@ -80,6 +81,19 @@ def test_shipped_model_cards_follow_the_contract(tmp_path: Path, capsys: pytest.
         assert c["quad"] is None or (len(c["quad"]) == 4 and all(len(p) == 2 for p in c["quad"]))
         assert all(len(b) == 4 for b in c["corners"])
     assert (tmp_path / "ann" / "scene.annotated.png").is_file()
+
+
+def test_game_option_names_only_that_decks_faces(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    designs = tuple(d for d in list_designs(split="heldout") if d.kind == "procedural")
+    scene = render_scene(424243, SceneConfig(split="heldout", designs=designs, hands=0.0, layouts=(3,)))
+    img = tmp_path / "scene.png"
+    cv2.imwrite(str(img), scene.image)
+    assert main(["recognize", str(img), "--json", "--game", "gnoming"]) == 0
+    cards = [c["card"] for c in json.loads(capsys.readouterr().out)["images"][0]["cards"]]
+    assert cards and all(c in GNOMING_TOKENS or c in ("UNKNOWN", "BACK") for c in cards), cards
+    with pytest.raises(SystemExit):
+        main(["recognize", str(img), "--game", "poker"])
+    assert "invalid choice: 'poker'" in capsys.readouterr().err
 
 
 def test_calibrate_adds_table_millimetres(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

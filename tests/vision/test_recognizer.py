@@ -15,6 +15,7 @@ import pytest
 
 from vision.cardart import list_designs
 from vision.events import BACK, UNKNOWN
+from vision.game_faces import game_faces
 from vision.recognizer import Recognizer
 from vision.training.evaluate import Tally, score_scene
 from vision.training.scenes import SceneConfig, render_scene
@@ -94,3 +95,26 @@ def test_close_ups_of_single_cards_are_read(recognizer: Recognizer) -> None:
     # A floor well below a good model's (the shipped one reads 5 of these 8): it guards the close-up
     # path (a second look at the detector's scale), which read none of them without it.
     assert right >= faces // 2, (right, faces)
+
+
+def test_a_game_deck_limits_the_faces_named(recognizer: Recognizer) -> None:
+    # A Smear table holds 32 cards (7 to A): the recognizer told so never names another face, and
+    # a card it named right before it still names right (the other faces only lose probability).
+    smear = recognizer.only(game_faces("smear"))
+    assert smear.faces is not None and len(smear.faces) == 32
+    kept = lost = 0
+    for k in range(4):
+        scene = render_scene(720_000 + k, _heldout_config())
+        truth = {c.token for c in scene.cards}
+        before = {s.card for s in recognizer.recognize(scene.image)}
+        after = [s.card for s in smear.recognize(scene.image)]
+        assert all(c in smear.faces or c in (UNKNOWN, BACK) for c in after), after
+        for card in before & truth & smear.faces:
+            kept += card in after
+            lost += card not in after
+    assert kept >= 3 and lost == 0, (kept, lost)
+    assert recognizer.only(None).faces is None
+    with pytest.raises(ValueError, match="does not know"):
+        recognizer.only({"7H", "XX"})
+    with pytest.raises(ValueError, match="no faces"):
+        recognizer.only(set())

@@ -7,7 +7,7 @@ A simulation folder holds:
   exposure (``{"index": 0, "t_ns": ..., "row_time_ns": ..., "exposure_ns": ...}``), what a
   picamera2 or V4L2 recording keeps beside its video, since a video file's own frame times are
   rounded to its nominal rate;
-- ``table.json``: the game, the seats in table order, the camera mode and the mat;
+- ``table.json``: the game, the seats in table order, its house options, the camera mode and the mat;
 - ``truth.jsonl``: the ground-truth table log (what really happened, exact times).
 
 ``kiosk track`` reads the video with ``frames.jsonl`` and ``table.json`` beside it.
@@ -147,6 +147,7 @@ def write_simulation(
     table = {
         "game": game,
         "seats": list(scene.layout.seats),
+        "options": dict(header.options),
         "camera": camera_to_json(cam),
         "mat": {
             "width_mm": renderer.mat.width_mm,
