@@ -152,7 +152,8 @@ def main() -> int:
     print(f"plays right {right}/{plays}; false events {false}; hands with equal scores {equal}/{args.hands}")
     if errs:
         print(
-            f"landing-time error median {statistics.median(errs):.2f} ms; "
+            f"landing-time error median {statistics.median(errs):.2f} ms, "
+            f"p95 {statistics.quantiles(errs, n=20, method='inclusive')[-1]:.2f} ms; "
             f"within stated err {covered}/{len(errs)}"
         )
     return 0

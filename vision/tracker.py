@@ -268,11 +268,22 @@ def estimate_landing(
     def togo(o: Observation) -> float:
         return ux * (rb[sx] - o.box[sx]) + uy * (rb[sy] - o.box[sy])
 
-    seq = [(when(o), togo(o)) for o in list(moving) + list(rest)]
     # How much the leading side wobbles at rest sets what counts as still moving.
     still = [togo(o) for o in rest]
     wobble = math.sqrt(sum(v * v for v in still) / len(still)) if still else 0.0
     min_px = max(min_px, 3.0 * wobble)
+    # A card slowing to rest only ever gets closer: a sighting further from the rest than an earlier
+    # one shows its leading side covered (a hand passing over it as it lands), so it is left out.
+    closest = math.inf
+    kept: list[Observation] = []
+    for o in moving:
+        d = togo(o)
+        if d > closest + max(1.0, min_px):
+            continue
+        closest = min(closest, d)
+        kept.append(o)
+    moving, obs = kept, kept + list(rest)
+    seq = [(when(o), togo(o)) for o in obs]
     last_far = max((i for i, (_, d) in enumerate(seq[: len(moving)]) if d > min_px), default=None)
     if last_far is None:
         return first_rest.t_ns, max(MIN_ERR_NS, period)
