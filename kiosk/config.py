@@ -37,6 +37,7 @@ kiosk.config.ConfigError: unknown key 'colour' (known keys: ...)
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -244,6 +245,13 @@ def config_from_mapping(values: Mapping[str, Any], *, source: str = "") -> Kiosk
         raise ConfigError(f"{where}key 'fps' must be 1..240, got {cfg.fps}")
     if cfg.pace <= 0:
         raise ConfigError(f"{where}key 'pace' must be above 0, got {cfg.pace}")
+    from kiosk.games.errors import GameError
+    from kiosk.games.registry import find_game
+
+    try:
+        find_game(cfg.game)
+    except GameError as exc:
+        raise ConfigError(f"{where}key 'game': {exc}") from None
     if len(set(cfg.players)) != len(cfg.players) or not all(cfg.players):
         raise ConfigError(f"{where}key 'players' needs distinct, non-empty names, got {list(cfg.players)}")
     return cfg
@@ -266,6 +274,9 @@ def _check(key: str, value: Any, default: Any, where: str) -> Any:
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise bad("a number")
+        if not math.isfinite(value):
+            # nan slips through every comparison (a duration of nan never ends).
+            raise bad("a finite number")
         if value < 0:
             raise bad("zero or more")
         return float(value)
@@ -302,6 +313,8 @@ def load_config(path: str | Path | None, **overrides: Any) -> KioskConfig:
             raise ConfigError(f"{p}: no such config file") from None
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"{p}: not a text file (a UTF-8 TOML config file expected)") from None
         except OSError as exc:
             raise ConfigError(f"{p}: cannot read ({exc.strerror})") from None
     values.update({k: v for k, v in overrides.items() if v is not None})
