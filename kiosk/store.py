@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from kiosk.games.referee import LogHeader, TableEvent
+from kiosk.replay import replay_events
 from kiosk.tablelog import parse_table_log, write_table_log
 
 __all__ = ["EventStore", "StoreError", "SessionInfo", "list_sessions"]
@@ -203,14 +204,19 @@ class EventStore:
     def import_table_log(cls, path: str | Path, lines: Iterable[str]) -> EventStore:
         """Creates a new session in the store at ``path`` from table-log lines.
 
-        Raises LogFormatError for a malformed log (nothing is written then).
+        Raises LogFormatError for a malformed log (nothing is written then): one the parser
+        rejects, or one the referee cannot fold (an unknown game, a seat or event type it does not
+        know), which the kiosk could not resume. A finished game is stored as finished.
         """
         header, events = parse_table_log(lines)
+        finished = replay_events(header, events).finished
         store = cls.create(path, header)
         store._conn.execute("BEGIN")
         try:
             for e in events:
                 store.append(e)
+            if finished:
+                store.mark_finished()
         except BaseException:
             store._conn.execute("ROLLBACK")
             raise

@@ -267,6 +267,12 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             resumed = app.resume_session()
         except StoreError as exc:
             raise KioskStartError(str(exc)) from None
+        except LogFormatError as exc:
+            # The last unfinished game names a game, seats or options this kiosk cannot referee.
+            raise KioskStartError(
+                f"{store}: the unfinished game in it cannot be resumed ({exc.problem}); save it with "
+                f"'kiosk export {store} --out game.jsonl', then move {store} aside to start afresh"
+            ) from None
         if (
             resumed is not None
             and header is not None

@@ -63,6 +63,8 @@ def run_import(args: argparse.Namespace) -> int:
             store = EventStore.import_table_log(args.store, f)
     except FileNotFoundError:
         return _fail("import", f"{path}: no such file; check the path")
+    except IsADirectoryError:
+        return _fail("import", f"{path}: is a folder; give the table log file (.jsonl)")
     except UnicodeDecodeError:
         return _fail("import", f"{path}: not a text file (UTF-8 expected)")
     except LogFormatError as exc:
