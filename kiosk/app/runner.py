@@ -194,7 +194,33 @@ def _open_text_log(config: KioskConfig) -> TextIO | None:
     path = Path(config.text_log).expanduser()
     if not path.parent.exists():
         raise KioskStartError(f"text log folder {path.parent} does not exist; create it or change --text-log")
-    return path.open("a", encoding="utf-8")
+    try:
+        return path.open("a", encoding="utf-8")
+    except OSError as exc:
+        raise KioskStartError(
+            f"cannot write the text log {path} ({exc.strerror}); give a file you can write to with --text-log"
+        ) from None
+
+
+def _check_outputs(config: KioskConfig) -> None:
+    """Raises :class:`KioskStartError` for a screenshot path the kiosk could only fail to write
+    later (at the end of a game, or at the first periodic screenshot)."""
+    if config.screenshot:
+        shot = Path(config.screenshot).expanduser()
+        if shot.is_dir():
+            raise KioskStartError(f"--screenshot {shot} is a folder; give a file name such as last.png")
+        if not shot.parent.is_dir():
+            raise KioskStartError(
+                f"--screenshot: {shot.parent} is not an existing folder; create it or choose another path"
+            )
+    if config.screenshot_dir:
+        folder = Path(config.screenshot_dir).expanduser()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise KioskStartError(
+                f"--screenshot-dir {folder}: cannot make this folder ({exc.strerror}); choose another"
+            ) from None
 
 
 def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = None) -> RunResult:
@@ -240,6 +266,7 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             raise KioskStartError(f"cannot replay: {exc}") from None
         feed = LogFeed(table_events, pace=config.pace)
 
+    _check_outputs(config)
     config = _headless_without_display(config)
     text_log = _open_text_log(config)
     shots: list[str] = []
@@ -364,8 +391,12 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
                 worker.stop()
             sources.close()
             if config.screenshot:
-                pygame.image.save(screen, str(Path(config.screenshot).expanduser()))
-                shots.append(config.screenshot)
+                try:
+                    pygame.image.save(screen, str(Path(config.screenshot).expanduser()))
+                    shots.append(config.screenshot)
+                except pygame.error as exc:
+                    # The game is in the store already; a lost screenshot must not lose the close below.
+                    print(f"kiosk: screenshot not saved: {exc}", file=sys.stderr)
             report = app.report()
             rulings = len(app.session.rulings) if app.session is not None else 0
             if app.session is not None:
