@@ -8,6 +8,8 @@ present (:mod:`vision.video_tracking`). User errors print one line and exit 2.
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,19 +60,47 @@ def _fail(message: str) -> int:
     return 2
 
 
+MAT_KEYS = ("width_mm", "height_mm", "marker_mm", "inset_mm")
+
+
+def _mat_dims(mat: Any) -> dict[str, float] | str:
+    """The mat sizes of ``table.json``'s ``mat`` object, or what is wrong with them.
+
+    >>> _mat_dims({"width_mm": 1560, "marker_mm": 50.0})
+    {'width_mm': 1560.0, 'marker_mm': 50.0}
+    >>> _mat_dims({"width_mm": "big"})
+    "'mat' key 'width_mm' must be a positive number of millimetres, got 'big'"
+    """
+    if not isinstance(mat, dict):
+        return f"'mat' must be an object of sizes in millimetres ({', '.join(MAT_KEYS)}), got {mat!r}"
+    dims: dict[str, float] = {}
+    for key in MAT_KEYS:
+        if key not in mat:
+            continue
+        value = mat[key]
+        number = not isinstance(value, bool) and isinstance(value, (int, float))
+        # The markers may sit right at the edge (inset 0); every other size must be above 0.
+        if not number or not (0 < value < math.inf or (key == "inset_mm" and value == 0)):
+            return f"'mat' key {key!r} must be a positive number of millimetres, got {value!r}"
+        dims[key] = float(value)
+    return dims
+
+
 def run(args: argparse.Namespace) -> int:
     from kiosk.games.referee import TableEvent
     from kiosk.tablelog import write_table_log
     from vision.calibration import TableMat
     from vision.errors import VisionError
+    from vision.simulator.output import TABLE_FILE
     from vision.video_tracking import VideoError, open_video, track_frames
 
     video = Path(args.video)
+    table_file = (video if video.is_dir() else video.parent) / TABLE_FILE
     out = Path(args.out)
     if out.is_dir():
         return _fail(f"--out {out} is a folder; give a file name such as log.jsonl")
-    if not out.parent.exists():
-        return _fail(f"--out: folder {out.parent} does not exist")
+    if not out.parent.is_dir():
+        return _fail(f"--out: folder {out.parent} does not exist (or is a file); create it or choose another")
     try:
         info, frames = open_video(
             video,
@@ -79,20 +109,23 @@ def run(args: argparse.Namespace) -> int:
             readout_ms=args.readout_ms,
         )
         game = args.game or str(info.table.get("game", "nerts"))
-        seats = (
-            [s.strip() for s in args.seats.split(",")]
-            if args.seats
-            else list(info.table.get("seats", ["South", "West", "North", "East"]))
-        )
+        table_seats = info.table.get("seats", ["South", "West", "North", "East"])
+        if not args.seats and (
+            not isinstance(table_seats, list) or not all(isinstance(s, str) for s in table_seats)
+        ):
+            # A string would be split into one seat a letter.
+            return _fail(f"{table_file}: 'seats' must be a list of seat names, got {table_seats!r}; "
+                         "fix it or give --seats")
+        seats = [s.strip() for s in args.seats.split(",")] if args.seats else list(table_seats)
         if not 2 <= len(seats) <= 4 or len(set(seats)) != len(seats) or not all(seats):
             return _fail(f"--seats needs 2 to 4 different names, got {seats}")
         options = info.table.get("options")
         if options is not None and not isinstance(options, dict):
             return _fail(f"table.json: 'options' must be an object of house options, got {options!r}")
         mat_d = info.table.get("mat", {})
-        dims = {
-            k: float(v) for k, v in mat_d.items() if k in ("width_mm", "height_mm", "marker_mm", "inset_mm")
-        }
+        dims = _mat_dims(mat_d)
+        if isinstance(dims, str):
+            return _fail(f"{table_file}: {dims}")
         default = TableMat()
         mat = TableMat(
             dims.get("width_mm", default.width_mm),
@@ -128,8 +161,15 @@ def run(args: argparse.Namespace) -> int:
     except (VideoError, VisionError, OSError) as exc:
         return _fail(str(exc))
     print(file=sys.stderr)
-    with out.open("w", encoding="utf-8") as f:
-        write_table_log(f, result.header, result.events)
+    # Written beside and then renamed over --out: an interrupted or failed write leaves no half log.
+    part = out.with_name(out.name + ".part")
+    try:
+        with part.open("w", encoding="utf-8") as f:
+            write_table_log(f, result.header, result.events)
+        os.replace(part, out)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        return _fail(f"cannot write {out} ({exc.strerror or exc}); choose a file you can write to")
     n = max(1, result.frames)
     if result.header.game == "nerts":
         plays = sum(1 for e in result.events if e.type == "foundation_play")
