@@ -8,6 +8,7 @@ row time), ``table.json`` and ``truth.jsonl`` (the ground-truth table log) into 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import re
 import sys
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 SIMULATED_GAMES = ("nerts", "smear", "kierki", "rummy_3_13", "gnoming")
+MAX_WIDTH, MAX_HEIGHT = 7680, 4320
+"""The largest frame rendered (8K): beyond it a frame's buffers alone outgrow memory."""
 
 
 def register(sub: Any) -> None:
@@ -87,11 +90,23 @@ def run(args: argparse.Namespace) -> int:
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
     if not 2 <= len(seats) <= 4 or len(set(seats)) != len(seats):
         return _fail(f"--seats needs 2 to 4 different names, got {args.seats!r}")
-    if args.seconds is not None and args.seconds <= 0:
+    if args.seconds is not None and not 0 < args.seconds < math.inf:
         return _fail("--seconds must be positive")
+    width, height = int(m.group(1)), int(m.group(2))
+    if width > MAX_WIDTH or height > MAX_HEIGHT:
+        return _fail(f"--resolution must be at most {MAX_WIDTH}x{MAX_HEIGHT}, got {args.resolution!r}")
+    rates = (("--fps", args.fps), ("--readout-ms", args.readout_ms), ("--exposure-ms", args.exposure_ms))
+    for flag, value in rates:
+        # nan passes every range check below and fails deep in the renderer.
+        if not 0 <= value < math.inf:
+            return _fail(f"{flag} must be a finite number, zero or more, got {value}")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         return _fail(f"--out {out} is a file; give a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return _fail(f"--out {out}: cannot make this folder ({exc.strerror}); choose another")
     from vision.simulator.camera import CameraModel
     from vision.simulator.nerts import ground_truth_log, simulate_nerts
     from vision.simulator.output import write_simulation
@@ -99,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         camera = CameraModel(
-            width=int(m.group(1)),
-            height=int(m.group(2)),
+            width=width,
+            height=height,
             fps=args.fps,
             shutter=args.shutter,
             readout_ms=args.readout_ms,
@@ -155,6 +170,13 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(str(exc))
     print(file=sys.stderr)
+    if files.interrupted:
+        print(
+            f"kiosk simulate: interrupted after {files.count} frames; {out} holds them with their frame "
+            "times, the table and the ground truth (kiosk track reads it as it is)",
+            file=sys.stderr,
+        )
+        return 130
     print(f"{files.count} frames ({files.count / camera.fps:.1f} s) -> {files.video}")
     print(f"frame times -> {files.frames}; table -> {files.table}; ground truth -> {files.truth}")
     return 0

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,6 +60,9 @@ class SimulationFiles:
     table: Path
     truth: Path
     count: int
+    interrupted: bool = False
+    """Ctrl-C stopped the rendering early: ``count`` frames, each with its time, and the table
+    and ground truth are written all the same."""
 
 
 def camera_to_json(camera: CameraModel) -> dict[str, Any]:
@@ -124,7 +130,7 @@ def write_simulation(
     frames_path = folder / FRAMES_FILE
     n = 0
     try:
-        with frames_path.open("w", encoding="utf-8") as ft:
+        with _stop_at_frame_end() as stop, frames_path.open("w", encoding="utf-8") as ft:
             for frame in scene.frames(renderer, end_ns=end, rng=random.Random(seed)):
                 sink.write(n, frame)
                 ft.write(
@@ -141,6 +147,8 @@ def write_simulation(
                 n += 1
                 if progress is not None and n % 60 == 0:
                     progress(n, total)
+                if stop:
+                    break
     finally:
         sink.close()
     header, events = truth
@@ -162,7 +170,29 @@ def write_simulation(
     truth_path = folder / TRUTH_FILE
     with truth_path.open("w", encoding="utf-8") as f:
         write_table_log(f, header, events)
-    return SimulationFiles(folder, sink.path, frames_path, folder / TABLE_FILE, truth_path, n)
+    return SimulationFiles(folder, sink.path, frames_path, folder / TABLE_FILE, truth_path, n, bool(stop))
+
+
+@contextmanager
+def _stop_at_frame_end() -> Iterator[list[bool]]:
+    """Ctrl-C while frames are written is held until the frame in hand is in both the video and
+    ``frames.jsonl``: the yielded list becomes non-empty and the caller stops there, so what is on
+    disk stays consistent (a KeyboardInterrupt could land between the two writes)."""
+    stop: list[bool] = []
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(
+        signal.SIGINT
+    ) is not signal.default_int_handler:
+        yield stop
+        return
+
+    def hold(signum: int, frame: Any) -> None:
+        stop.append(True)
+
+    signal.signal(signal.SIGINT, hold)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def read_frame_times(path: Path) -> list[tuple[int, int, int]]:
