@@ -38,7 +38,7 @@ went below the base). These are the camera-level events of ``docs/table-log.md``
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -268,83 +268,104 @@ def estimate_landing(
     def togo(o: Observation) -> float:
         return ux * (rb[sx] - o.box[sx]) + uy * (rb[sy] - o.box[sy])
 
-    # How much the leading side wobbles at rest sets what counts as still moving.
-    still = [togo(o) for o in rest]
-    wobble = math.sqrt(sum(v * v for v in still) / len(still)) if still else 0.0
-    min_px = max(min_px, 3.0 * wobble)
-    # A card slowing to rest only ever gets closer: a sighting further from the rest than an earlier
-    # one shows its leading side covered (a hand passing over it as it lands), so it is left out.
-    closest = math.inf
-    kept: list[Observation] = []
-    for o in moving:
-        d = togo(o)
-        if d > closest + max(1.0, min_px):
-            continue
-        closest = min(closest, d)
-        kept.append(o)
-    moving, obs = kept, kept + list(rest)
-    seq = [(when(o), togo(o)) for o in obs]
-    last_far = max((i for i, (_, d) in enumerate(seq[: len(moving)]) if d > min_px), default=None)
-    if last_far is None:
-        return first_rest.t_ns, max(MIN_ERR_NS, period)
-    t_lo = seq[last_far][0]
-    t_next = seq[last_far + 1][0] if last_far + 1 < len(seq) else t_lo + period
-    used = [
-        i for i, (t, d) in enumerate(seq[: last_far + 1]) if d > min_px and seq[last_far][0] - t <= window_ns
-    ][-fit_points:]
-    pts = [(seq[i][0], math.sqrt(seq[i][1])) for i in used]
-    # A box that shows only part of the card (the hand holding it) strays from the model more often.
-    coverage = COVERAGE_WHOLE if all(obs[i].whole for i in used) else COVERAGE
-    gap = t_next - t_lo
-    hidden = gap > 5 * period // 2
-    if hidden:
-        # Unseen between its last motion and its rest (hands over it): it landed in that interval.
-        fallback = ((t_lo + t_next) // 2, max(MIN_ERR_NS, gap // 2 + MODEL_ERR_NS))
-    else:
-        # Seen moving, then still a frame later: a slow last approach may end a little after that.
-        fallback = (t_next, max(MIN_ERR_NS, gap + period // 2))
-    if len(pts) < 2:
-        return fallback
-    # Weighted least squares: a box side's noise sigma_d (px) makes sqrt(d) noisier where d is small,
-    # var(sqrt d) = sigma_d² / 4d, so each point weighs 4d.
-    t0 = pts[0][0]
-    xs = [(p[0] - t0) / 1e9 for p in pts]
-    ys = [p[1] for p in pts]
-    ws = [4.0 * y * y for y in ys]
-    k = len(pts)
-    sw = sum(ws)
-    mx = sum(w * x for w, x in zip(ws, xs, strict=True)) / sw
-    my = sum(w * y for w, y in zip(ws, ys, strict=True)) / sw
-    sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs, strict=True))
-    if sxx <= 0:
-        return fallback
-    beta = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys, strict=True)) / sxx
-    if beta >= 0:
-        return fallback
-    alpha = my - beta * mx
-    x_land = -alpha / beta
-    t_land = t0 + int(round(x_land * 1e9))
-    # sigma_d from the residuals, never below a sub-pixel floor (a box side is not exact).
-    # A prior worth two residuals keeps few points from claiming too little noise.
-    chi = sum(w * (y - alpha - beta * x) ** 2 for w, x, y in zip(ws, xs, ys, strict=True))
-    prior = max(PRIOR_NOISE_PX, wobble)
-    var_d = max(SIDE_NOISE_PX**2, (2 * prior**2 + chi) / (2 + max(0, k - 2)))
-    var_t = var_d / beta**2 * (1 / sw + (x_land - mx) ** 2 / sxx)
-    err = int(coverage * math.sqrt(var_t) * 1e9) + MODEL_ERR_NS
-    if hidden:
-        if not t_lo - MIN_ERR_NS <= t_land <= t_next:
-            return fallback
-        # The fit runs up to a resting place it never saw it reach: trust it only if the card shows
-        # the same size there as in flight (else the resting box is another part of it, or another card).
-        lb = obs[last_far].box
-        rw, rh = rb[2] - rb[0], rb[3] - rb[1]
-        if abs(lb[2] - lb[0] - rw) > 0.15 * rw or abs(lb[3] - lb[1] - rh) > 0.15 * rh:
-            return fallback
-        return t_land, max(MIN_ERR_NS, min(err, fallback[1]))
-    if not t_lo - MIN_ERR_NS <= t_land <= t_next + 3 * period:
-        return fallback
-    return t_land, max(MIN_ERR_NS, err)
+    def fit(togo: Callable[[Observation], float], min_px: float) -> tuple[int, int, bool]:
+        """(t_land, err, fitted): fitted is False for the fallback interval."""
+        moving, obs = moving0, obs0
 
+        # How much the leading side wobbles at rest sets what counts as still moving.
+        still = [togo(o) for o in rest]
+        wobble = math.sqrt(sum(v * v for v in still) / len(still)) if still else 0.0
+        min_px = max(min_px, 3.0 * wobble)
+        # A card slowing to rest only ever gets closer: a sighting further from the rest than an earlier
+        # one shows its leading side covered (a hand passing over it as it lands), so it is left out.
+        closest = math.inf
+        kept: list[Observation] = []
+        for o in moving:
+            d = togo(o)
+            if d > closest + max(1.0, min_px):
+                continue
+            closest = min(closest, d)
+            kept.append(o)
+        moving, obs = kept, kept + list(rest)
+        seq = [(when(o), togo(o)) for o in obs]
+        last_far = max((i for i, (_, d) in enumerate(seq[: len(moving)]) if d > min_px), default=None)
+        if last_far is None:
+            return first_rest.t_ns, max(MIN_ERR_NS, period), False
+        t_lo = seq[last_far][0]
+        t_next = seq[last_far + 1][0] if last_far + 1 < len(seq) else t_lo + period
+        used = [
+            i
+            for i, (t, d) in enumerate(seq[: last_far + 1])
+            if d > min_px and seq[last_far][0] - t <= window_ns
+        ][-fit_points:]
+        pts = [(seq[i][0], math.sqrt(seq[i][1])) for i in used]
+        # A box that shows only part of the card (the hand holding it) strays from the model more often.
+        coverage = COVERAGE_WHOLE if all(obs[i].whole for i in used) else COVERAGE
+        gap = t_next - t_lo
+        hidden = gap > 5 * period // 2
+        if hidden:
+            # Unseen between its last motion and its rest (hands over it): it landed in that interval.
+            fallback = ((t_lo + t_next) // 2, max(MIN_ERR_NS, gap // 2 + MODEL_ERR_NS))
+        else:
+            # Seen moving, then still a frame later: a slow last approach may end a little after that.
+            fallback = (t_next, max(MIN_ERR_NS, gap + period // 2))
+        if len(pts) < 2:
+            return (*fallback, False)
+        # Weighted least squares: a box side's noise sigma_d (px) makes sqrt(d) noisier where d is small,
+        # var(sqrt d) = sigma_d² / 4d, so each point weighs 4d.
+        t0 = pts[0][0]
+        xs = [(p[0] - t0) / 1e9 for p in pts]
+        ys = [p[1] for p in pts]
+        ws = [4.0 * y * y for y in ys]
+        k = len(pts)
+        sw = sum(ws)
+        mx = sum(w * x for w, x in zip(ws, xs, strict=True)) / sw
+        my = sum(w * y for w, y in zip(ws, ys, strict=True)) / sw
+        sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs, strict=True))
+        if sxx <= 0:
+            return (*fallback, False)
+        beta = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys, strict=True)) / sxx
+        if beta >= 0:
+            return (*fallback, False)
+        alpha = my - beta * mx
+        x_land = -alpha / beta
+        t_land = t0 + int(round(x_land * 1e9))
+        # sigma_d from the residuals, never below a sub-pixel floor (a box side is not exact).
+        # A prior worth two residuals keeps few points from claiming too little noise.
+        chi = sum(w * (y - alpha - beta * x) ** 2 for w, x, y in zip(ws, xs, ys, strict=True))
+        prior = max(PRIOR_NOISE_PX, wobble)
+        var_d = max(SIDE_NOISE_PX**2, (2 * prior**2 + chi) / (2 + max(0, k - 2)))
+        var_t = var_d / beta**2 * (1 / sw + (x_land - mx) ** 2 / sxx)
+        err = int(coverage * math.sqrt(var_t) * 1e9) + MODEL_ERR_NS
+        if hidden:
+            if not t_lo - MIN_ERR_NS <= t_land <= t_next:
+                return (*fallback, False)
+            # The fit runs up to a resting place it never saw it reach: trust it only if the card shows
+            # the same size there as in flight (else the resting box is another part of it, or another card).
+            lb = obs[last_far].box
+            rw, rh = rb[2] - rb[0], rb[3] - rb[1]
+            if abs(lb[2] - lb[0] - rw) > 0.25 * rw or abs(lb[3] - lb[1] - rh) > 0.25 * rh:
+                return (*fallback, False)
+            return t_land, max(MIN_ERR_NS, min(err, fallback[1])), True
+        if not t_lo - MIN_ERR_NS <= t_land <= t_next + 3 * period:
+            return (*fallback, False)
+        return t_land, max(MIN_ERR_NS, err), True
+
+
+    moving0, obs0 = list(moving), list(obs)
+    best = fit(togo, min_px)
+    if abs(ux) >= 0.3 and abs(uy) >= 0.3:
+        # Moving on both axes: a hand may cover one chosen side in flight (its box then shrinks
+        # there). Each axis alone is fitted too, and the fit that claims the least error is kept.
+        sgn_x, sgn_y = (1.0 if ux > 0 else -1.0), (1.0 if uy > 0 else -1.0)
+        for alone in (
+            lambda o: sgn_x * (rb[sx] - o.box[sx]),
+            lambda o: sgn_y * (rb[sy] - o.box[sy]),
+        ):
+            other = fit(alone, min_px)
+            if other[2] and (not best[2] or other[1] < best[1]):
+                best = other
+    return best[0], best[1]
 
 class TableTracker:
     """Follows every face-up card over frames and reports landings (game-independent)."""
