@@ -13,6 +13,7 @@ to stop and give its USB serial port back to the MicroPython REPL, so that
 from __future__ import annotations
 
 import argparse
+import math
 import queue
 import random
 import sys
@@ -29,6 +30,9 @@ from firmware_bridge import (
     open_port,
 )
 from firmware_bridge.protocol import Stop
+
+MAX_DRIFT_PPM = 10_000.0
+"""An emulated crystal's drift limit: 1 %, far beyond any real board's (tens of ppm)."""
 
 
 def register(sub: Any) -> None:
@@ -55,8 +59,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.url and not args.emulate:
         print("kiosk bridge: give --url (the board's serial port) or --emulate", file=sys.stderr)
         return 2
-    if args.seconds < 0 or args.every <= 0:
-        print("kiosk bridge: --seconds must be >= 0 and --every > 0", file=sys.stderr)
+    if not 0 <= args.seconds < math.inf or not 0 < args.every < math.inf:
+        print("kiosk bridge: --seconds must be a number >= 0 and --every one > 0 (seconds)", file=sys.stderr)
+        return 2
+    if not math.isfinite(args.drift_ppm) or abs(args.drift_ppm) > MAX_DRIFT_PPM or args.jitter_us < 0:
+        print(
+            f"kiosk bridge: --drift-ppm must be within ±{MAX_DRIFT_PPM:g} and --jitter-us zero or more",
+            file=sys.stderr,
+        )
         return 2
     if args.stop_firmware:
         return stop_firmware(args.url)
