@@ -149,7 +149,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"kiosk recognize: {exc}", file=sys.stderr)
         return 2
     if args.annotate is not None:
-        args.annotate.mkdir(parents=True, exist_ok=True)
+        try:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(
+                f"kiosk recognize: --annotate {args.annotate}: cannot make this folder ({exc.strerror}); "
+                "choose another",
+                file=sys.stderr,
+            )
+            return 2
     entries: list[dict[str, Any]] = []
     failed = False
     for path in args.images:
@@ -169,7 +177,11 @@ def run(args: argparse.Namespace) -> int:
                     for cj, (x, y) in zip(entry["cards"], mm, strict=True):
                         cj["table_mm"] = [round(x, 1), round(y, 1)]
             if args.annotate is not None:
-                cv2.imwrite(str(args.annotate / (Path(path).stem + ".annotated.png")), annotate(image, cards))
+                drawn = args.annotate / (Path(path).stem + ".annotated.png")
+                if not cv2.imwrite(str(drawn), annotate(image, cards)):
+                    # OpenCV reports a failed write only by its return value.
+                    print(f"kiosk recognize: could not write {drawn}", file=sys.stderr)
+                    failed = True
         else:
             failed = True
         entries.append(entry)
