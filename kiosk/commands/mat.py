@@ -61,7 +61,7 @@ def _fail(message: str) -> int:
 def _seats(text: str) -> tuple[list[str], bool] | str:
     """Seat names and whether they were given, or the error message."""
     text = text.strip()
-    if text.isdigit():
+    if text.isdecimal():  # isdigit() takes "²", which int() refuses
         n = int(text)
         return [f"Seat {k + 1}" for k in range(n)], False
     names = [s.strip() for s in text.split(",")]
@@ -84,13 +84,16 @@ def run(args: argparse.Namespace) -> int:
     except GameError as exc:
         return _fail(str(exc))
     game = next(name for name in GAME_NAMES if find_game(name) is game_cls)
+    low, high = game_cls.min_seats, min(game_cls.max_seats, MAT_SIDES)
+    seats_range = f"{low} to {high} seats" if low < high else f"{low} seats"
+    if args.seats.strip().isdecimal() and int(args.seats) > high:
+        # Refused before the seat names are made: a huge number would make them for ever.
+        return _fail(f"{game_cls.title} takes {seats_range} on a mat (one per side), got {int(args.seats)}")
     seats = _seats(args.seats)
     if isinstance(seats, str):
         return _fail(seats)
     names, named = seats
-    low, high = game_cls.min_seats, min(game_cls.max_seats, MAT_SIDES)
     if not low <= len(names) <= high:
-        seats_range = f"{low} to {high} seats" if low < high else f"{low} seats"
         return _fail(f"{game_cls.title} takes {seats_range} on a mat (one per side), got {len(names)}")
     base = config.mat_settings
     size = MatSettings(
