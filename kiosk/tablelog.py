@@ -75,6 +75,10 @@ def seconds_to_ns(value: Any, what: str = "t") -> int:
 
 _DECODER = json.JSONDecoder(parse_float=Decimal)
 
+MAX_T_S = 1e9
+"""The largest time a log may hold, in seconds (about 31 years from the session start)."""
+MAX_T_NS = int(MAX_T_S) * NS_PER_S
+
 
 def _loads(text: str, line: int) -> dict[str, Any]:
     try:
@@ -143,6 +147,11 @@ def parse_event(text: str, line: int) -> TableEvent:
         raise LogFormatError(line, str(exc)) from None
     if err_ns < 0:
         raise LogFormatError(line, "'err' must not be negative")
+    if abs(t_ns) > MAX_T_NS or err_ns > MAX_T_NS:
+        # Decimal takes 1e999 as finite; no session lasts years, and the report would print inf.
+        raise LogFormatError(
+            line, f"'t' and 'err' must be seconds from the session start (at most {MAX_T_S:.0f})"
+        )
     seat = obj.pop("seat", None)
     if seat is not None and not isinstance(seat, str):
         raise LogFormatError(line, f"'seat' must be a seat name, got {seat!r}")
@@ -153,7 +162,8 @@ def iter_table_log(lines: Iterable[str]) -> Iterator[LogHeader | TableEvent]:
     """Yields the header, then each event; blank lines and ``#`` comments are skipped."""
     seen_header = False
     for n, raw in enumerate(lines, start=1):
-        text = raw.strip()
+        # A log saved by Windows Notepad starts with a byte order mark; it is not part of the JSON.
+        text = (raw.removeprefix("\ufeff") if n == 1 else raw).strip()
         if not text or text.startswith("#"):
             continue
         if not seen_header:
