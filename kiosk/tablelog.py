@@ -41,7 +41,7 @@ class LogFormatError(ValueError):
     """A table log line that cannot be read; the message names the line."""
 
     def __init__(self, line: int | None, message: str, *, path: str | None = None) -> None:
-        where = f"{path}:" if path else ""
+        where = f"{path}: " if path else ""
         where += f"line {line}: " if line is not None else ""
         super().__init__(f"{where}{message}")
         self.line = line

@@ -36,3 +36,15 @@ def test_a_time_no_session_reaches_is_refused_naming_the_line(
     path.write_text(HEADER + "\n{" + field + ', "type": "call", "seat": "Ana"}\n', encoding="utf-8")
     assert main(["replay", str(path)]) == 2
     assert "line 2: 't' and 'err' must be seconds from the session start" in capsys.readouterr().err
+
+
+def test_the_file_and_the_problem_are_separated_by_a_space(tmp_path: Path) -> None:
+    # Read as "log.jsonl:not a text file" before; every command prints this message as it is.
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"\x80\x81 binary")
+    with pytest.raises(LogFormatError) as caught:
+        read_table_log(path)
+    assert str(caught.value) == f"{path}: not a text file (UTF-8 expected)"
+    path.write_text(HEADER + "\n{oops\n", encoding="utf-8")
+    with pytest.raises(LogFormatError, match=f"^{path}: line 2: not valid JSON"):
+        read_table_log(path)
