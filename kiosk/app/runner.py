@@ -257,6 +257,16 @@ def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = No
             camera = open_source(source)
         except SourceError as exc:
             raise KioskStartError(str(exc)) from None
+        if getattr(camera, "is_file", False):
+            # A camera may come back (the thread retries it); a file OpenCV cannot read never will.
+            try:
+                camera.open()
+            except SourceError:
+                raise KioskStartError(
+                    f"camera {source!r}: cannot be read as a video; give a video file (.mp4, .avi), "
+                    "usb:N or picamera2"
+                ) from None
+            camera.close()
     feed: LogFeed | None = None
     header = None
     if replay_path is not None:
