@@ -4,6 +4,7 @@ to and from table logs."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -47,13 +48,28 @@ def run_export(args: argparse.Namespace) -> int:
             session = (unfinished or infos)[-1].id
         with EventStore.open(args.store, session) as store:
             if args.out:
-                with open(args.out, "w", encoding="utf-8") as out:
-                    store.export_table_log(out)
+                _export_to(store, Path(args.out))
             else:
                 store.export_table_log(sys.stdout)
-    except (StoreError, OSError) as exc:
+    except StoreError as exc:
         return _fail("export", str(exc))
+    except OSError as exc:
+        why = exc.strerror or exc
+        return _fail("export", f"cannot write {args.out} ({why}); choose a file you can write to")
     return 0
+
+
+def _export_to(store: EventStore, out: Path) -> None:
+    """Writes the log beside ``out`` and renames it over: a failed write leaves no half log (and
+    an earlier export at ``out`` intact)."""
+    part = out.with_name(out.name + ".part")
+    try:
+        with part.open("w", encoding="utf-8") as f:
+            store.export_table_log(f)
+        os.replace(part, out)
+    except OSError:
+        part.unlink(missing_ok=True)
+        raise
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -9,7 +9,9 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import errno  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import IO  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -76,3 +78,39 @@ def test_kiosk_run_on_a_store_whose_unfinished_game_it_cannot_referee_says_so(
     assert status == 2
     assert "cannot be resumed (unknown game 'poker'" in err and "kiosk export" in err
     assert list_sessions(store)[0].game == "poker", "the stored game is left as it was"
+
+
+def _store_with_a_game(tmp_path: Path) -> Path:
+    store = tmp_path / "k.sqlite3"
+    lines = (EXAMPLES / "smear_example.jsonl").read_text(encoding="utf-8").splitlines()
+    EventStore.import_table_log(store, lines).close()
+    return store
+
+
+def test_kiosk_export_to_a_path_it_cannot_write_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = _store_with_a_game(tmp_path)
+    (tmp_path / "a_file").write_text("", encoding="utf-8")
+    assert main(["export", str(store), "--out", str(tmp_path / "a_file" / "game.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "choose a file you can write to" in err and "[Errno" not in err
+
+
+def test_a_failed_export_leaves_the_earlier_export_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = _store_with_a_game(tmp_path)
+    out = tmp_path / "game.jsonl"
+    assert main(["export", str(store), "--out", str(out)]) == 0
+    first = out.read_text(encoding="utf-8")
+    assert first.startswith('{"table_log": 1, "game": "smear"') and not list(tmp_path.glob("*.part"))
+
+    def disk_full_halfway(self: EventStore, f: IO[str]) -> None:
+        f.write('{"table_log": 1, "game": "smear", "se')
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(EventStore, "export_table_log", disk_full_halfway)
+    assert main(["export", str(store), "--out", str(out)]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == first and not list(tmp_path.glob("*.part"))
