@@ -54,7 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.func(args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        # On a line of its own: a progress counter ("500/677 frames") may hold the cursor.
+        print("\ninterrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
