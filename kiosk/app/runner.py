@@ -226,8 +226,42 @@ def _check_outputs(config: KioskConfig) -> None:
 def run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = None) -> RunResult:
     """Runs the kiosk with ``config``; returns when it quits or its frame/time budget is spent.
 
-    Raises :class:`KioskStartError` for a configuration that cannot run.
+    Raises :class:`KioskStartError` for a configuration that cannot run, or when another kiosk
+    runs on the same event store.
     """
+    store = Path(config.store).expanduser() if config.store else default_store_path()
+    if not config.store:
+        store.parent.mkdir(parents=True, exist_ok=True)
+    with _store_lock(store):
+        return _run_kiosk(config, events=events)
+
+
+@contextlib.contextmanager
+def _store_lock(store: Path) -> Iterator[None]:
+    """One kiosk per event store: two would append to the same game, numbering its events twice
+    (the second died on a UNIQUE constraint, its table's events mixed into the first's game).
+    The operating system drops the lock when the process ends, a crash and a power cut included."""
+    import fcntl
+
+    try:
+        lock = store.with_name(store.name + ".lock").open("a")
+    except OSError:
+        lock = None  # no folder, or not writable: the store's own checks say what is wrong
+    if lock is None:
+        yield
+        return
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise KioskStartError(
+                f"{store}: another kiosk is running on this event store; quit it first, "
+                "or give this one another --store"
+            ) from None
+        yield
+
+
+def _run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = None) -> RunResult:
     from kiosk.app.feeds import LogFeed
     from kiosk.app.loop import App
     from kiosk.app.paint import SurfacePainter
