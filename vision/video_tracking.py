@@ -168,7 +168,11 @@ def open_video(
     if tf is not None:
         try:
             times = read_frame_times(tf)
-        except (OSError, ValueError) as exc:
+        except UnicodeDecodeError:
+            raise VideoError(f"{tf}: not a text file (frame times, a JSON object a line, expected)") from None
+        except OSError as exc:
+            raise VideoError(f"{tf}: cannot read the frame times ({exc.strerror or exc})") from None
+        except ValueError as exc:
             raise VideoError(str(exc)) from None
     info = VideoInfo(path, count, rate, times, table)
     row_ns = int(round(readout_ms * 1e6 / 720)) if readout_ms else 0

@@ -96,6 +96,12 @@ def run(args: argparse.Namespace) -> int:
 
     video = Path(args.video)
     table_file = (video if video.is_dir() else video.parent) / TABLE_FILE
+    if args.fps is not None and not 0 < args.fps < math.inf:
+        return _fail(f"--fps must be a positive frame rate, got {args.fps}")
+    if not 0 <= args.readout_ms < math.inf:
+        return _fail(f"--readout-ms must be a finite number, zero or more, got {args.readout_ms}")
+    if args.timestamps and not Path(args.timestamps).is_file():
+        return _fail(f"--timestamps {args.timestamps}: no such file; give the frames.jsonl of the video")
     out = Path(args.out)
     if out.is_dir():
         return _fail(f"--out {out} is a folder; give a file name such as log.jsonl")

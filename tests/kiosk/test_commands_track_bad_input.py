@@ -53,3 +53,26 @@ def test_out_under_a_file_is_refused_before_tracking(
     status = main(["track", str(folder), "--fps", "30", "--out", str(tmp_path / "a_file" / "log.jsonl")])
     err = capsys.readouterr().err
     assert status == 2 and "--out: folder" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--fps", "nan"], "--fps must be a positive frame rate, got nan"),
+        (["--fps", "0"], "--fps must be a positive frame rate"),
+        (["--readout-ms", "nan"], "--readout-ms must be a finite number, zero or more"),
+        (["--readout-ms", "-5"], "--readout-ms must be a finite number, zero or more"),
+        (["--timestamps", "{tmp}/missing.jsonl"], "no such file; give the frames.jsonl of the video"),
+        (["--timestamps", "{tmp}/binary.jsonl"], "binary.jsonl: not a text file (frame times"),
+    ],
+)
+def test_bad_rates_and_frame_times_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    # nan rates were a traceback deep in the frame stamping; --fps 0 was taken as "unknown".
+    folder = _frames_folder(tmp_path, {})
+    (tmp_path / "binary.jsonl").write_bytes(b"\x80\x81\xfe binary")
+    extra = [a.replace("{tmp}", str(tmp_path)) for a in extra]
+    status = main(["track", str(folder), "--out", str(tmp_path / "log.jsonl"), *extra])
+    err = capsys.readouterr().err
+    assert status == 2 and message in err and "Traceback" not in err
