@@ -90,6 +90,22 @@ def _connect(path: str | Path) -> sqlite3.Connection:
     return conn
 
 
+def _damaged(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
+    """A store whose file broke after it was opened (a disk fault, a copy cut short)."""
+    return StoreError(
+        f"{path}: the event store is damaged ({exc}); move it aside to start a new one "
+        f"('sqlite3 {path} .recover' saves what is still readable)"
+    )
+
+
+def _last_unfinished(conn: sqlite3.Connection, path: Path) -> Any:
+    try:
+        return conn.execute("SELECT id FROM sessions WHERE finished = 0 ORDER BY id DESC LIMIT 1").fetchone()
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise _damaged(path, exc) from None
+
+
 def _header_from_json(text: str) -> LogHeader:
     obj = json.loads(text)
     return LogHeader(
@@ -108,11 +124,14 @@ class EventStore:
         self._conn = conn
         self.path = path
         self.session_id = session_id
-        row = conn.execute("SELECT header FROM sessions WHERE id = ?", (session_id,)).fetchone()
-        if row is None:
-            raise StoreError(f"{path}: no session {session_id}")
-        self.header: LogHeader = _header_from_json(row[0])
-        (n,) = conn.execute("SELECT COUNT(*) FROM events WHERE session = ?", (session_id,)).fetchone()
+        try:
+            row = conn.execute("SELECT header FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"{path}: no session {session_id}")
+            self.header: LogHeader = _header_from_json(row[0])
+            (n,) = conn.execute("SELECT COUNT(*) FROM events WHERE session = ?", (session_id,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise _damaged(path, exc) from None
         self._next_seq = int(n) + 1
 
     @classmethod
@@ -136,9 +155,7 @@ class EventStore:
             raise StoreError(f"{p}: no event store here; start a game to create one")
         conn = _connect(p)
         if session is None:
-            row = conn.execute(
-                "SELECT id FROM sessions WHERE finished = 0 ORDER BY id DESC LIMIT 1"
-            ).fetchone()
+            row = _last_unfinished(conn, p)
             if row is None:
                 conn.close()
                 raise StoreError(f"{p}: no unfinished game to resume")
@@ -154,7 +171,7 @@ class EventStore:
         if not Path(path).exists():
             return None
         conn = _connect(path)
-        row = conn.execute("SELECT id FROM sessions WHERE finished = 0 ORDER BY id DESC LIMIT 1").fetchone()
+        row = _last_unfinished(conn, Path(path))
         if row is None:
             conn.close()
             return None
@@ -163,11 +180,16 @@ class EventStore:
     def append(self, event: TableEvent) -> int:
         """Appends one event and commits it; returns its sequence number (1-based)."""
         seq = self._next_seq
-        self._conn.execute(
-            "INSERT INTO events (session, seq, t_ns, err_ns, type, seat, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (self.session_id, seq, event.t_ns, event.err_ns, event.type, event.seat,
-             json.dumps(dict(event.data), ensure_ascii=False)),
-        )
+        try:
+            self._conn.execute(
+                "INSERT INTO events (session, seq, t_ns, err_ns, type, seat, data) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (self.session_id, seq, event.t_ns, event.err_ns, event.type, event.seat,
+                 json.dumps(dict(event.data), ensure_ascii=False)),
+            )
+        except sqlite3.DatabaseError as exc:
+            # A full disk or a failing card: the event is not in the store, so it must not be refereed.
+            raise StoreError(f"{self.path}: cannot save the event ({exc}); free space on its drive") from None
         self._next_seq += 1
         return seq
 
@@ -181,10 +203,13 @@ class EventStore:
 
     def events(self) -> list[TableEvent]:
         """Every event of this session, in order."""
-        rows = self._conn.execute(
-            "SELECT seq, t_ns, err_ns, type, seat, data FROM events WHERE session = ? ORDER BY seq",
-            (self.session_id,),
-        ).fetchall()
+        try:
+            rows = self._conn.execute(
+                "SELECT seq, t_ns, err_ns, type, seat, data FROM events WHERE session = ? ORDER BY seq",
+                (self.session_id,),
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise _damaged(self.path, exc) from None
         # ``line`` is where the event stands in this session's exported table log
         # (the header is line 1), so infractions point into what `kiosk export` writes.
         return [TableEvent(r[3], int(r[1]), int(r[2]), r[4], json.loads(r[5]), int(r[0]) + 1) for r in rows]
@@ -246,6 +271,8 @@ def list_sessions(path: str | Path) -> list[SessionInfo]:
             (n,) = conn.execute("SELECT COUNT(*) FROM events WHERE session = ?", (sid,)).fetchone()
             out.append(SessionInfo(int(sid), h.game, h.seats, int(n), bool(finished)))
         return out
+    except sqlite3.DatabaseError as exc:
+        raise _damaged(p, exc) from None
     finally:
         conn.close()
 

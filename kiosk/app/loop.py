@@ -38,6 +38,7 @@ from kiosk.games.errors import GameError
 from kiosk.games.referee import LogHeader, RefereeReport, Ruling, TableEvent, format_seconds
 from kiosk.games.registry import find_game
 from kiosk.session import Session
+from kiosk.store import StoreError
 from kiosk.tablelog import seconds_to_ns
 
 __all__ = ["App", "Banner"]
@@ -242,6 +243,10 @@ class App:
             rulings = self.session.record(event)
         except GameError as exc:
             self.show_banner(f"not accepted: {exc}")
+            return []
+        except StoreError as exc:
+            # Not in the store (a full disk), so not refereed either: the game stays as the store has it.
+            self.show_banner(f"NOT SAVED: {exc}", seconds=None)
             return []
         self._last_t = event.t_ns
         for hook in self.on_record:
