@@ -62,6 +62,10 @@ DISPLAYS: dict[str, tuple[int, int]] = {
 """Named displays: the official 7" display, HDMI 1080p, the portrait Touch Display 2."""
 
 
+DISPLAY_MAX_PX = 7680
+"""The longest side of a display (8K)."""
+
+
 class ConfigError(ValueError):
     """A configuration key or value the kiosk cannot use; the message names the key."""
 
@@ -76,9 +80,14 @@ def parse_display(text: str) -> tuple[int, int]:
     if t in DISPLAYS:
         return DISPLAYS[t]
     w, sep, h = t.partition("x")
-    if not sep or not w.isdigit() or not h.isdigit() or int(w) < 320 or int(h) < 240:
+    if not sep or not w.isdecimal() or not h.isdecimal() or int(w) < 320 or int(h) < 240:
         raise ConfigError(
             f"display {text!r} is not WIDTHxHEIGHT (at least 320x240) or one of {', '.join(DISPLAYS)}"
+        )
+    if max(int(w), int(h)) > DISPLAY_MAX_PX:
+        # No screen is larger; SDL would make a window of gigabytes (or fail with its own error).
+        raise ConfigError(
+            f"display {text!r} is larger than any screen (at most {DISPLAY_MAX_PX} pixels a side)"
         )
     return int(w), int(h)
 

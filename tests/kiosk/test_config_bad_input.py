@@ -39,3 +39,19 @@ def test_an_unknown_game_is_refused_listing_the_games() -> None:
 
 def test_a_game_alias_or_odd_case_is_still_taken() -> None:
     assert load_config(None, game="Smear").game == "Smear"
+
+
+@pytest.mark.parametrize(
+    ("display", "message"),
+    [
+        ("99999x99999", "larger than any screen"),  # a window of gigabytes on the dummy driver
+        ("²x²", "is not WIDTHxHEIGHT"),  # isdigit() took it, int() did not
+    ],
+)
+def test_a_display_no_screen_has_is_refused(display: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_config(None, display=display)
+
+
+def test_the_largest_screens_are_still_taken() -> None:
+    assert load_config(None, display="7680x4320").display_size == (7680, 4320)
