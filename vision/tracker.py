@@ -548,7 +548,7 @@ class TableTracker:
                 if other is tr or other.card != tr.card or not other.resting or other.rest_box is None:
                     continue
                 ox, oy = _centre(other.rest_box)
-                near = math.hypot(lx - ox, ly - oy) <= 0.25 * self.rest_px * REF_CARD_PX / REST_PX
+                near = math.hypot(lx - ox, ly - oy) <= 0.5 * self.rest_px * REF_CARD_PX / REST_PX
                 if not near or abs(other.rest_since - last.t_ns) > 150_000_000:
                     continue
                 if self.layout.seat_of_point(other.rest_x, other.rest_y) is not None:
