@@ -121,6 +121,13 @@ class App:
         """True while something changed that the screen does not show yet."""
         return self._dirty
 
+    @property
+    def events_waiting(self) -> bool:
+        """True while an event waits to be taken: on the queue, or already taken off it by
+        :meth:`wait` for the next pass. A run that stops when its source is done must check this,
+        not the queue alone, or the last event of a video is lost."""
+        return bool(self._held) or not self.events.empty()
+
     # -- time -----------------------------------------------------------------------
     @property
     def origin_ns(self) -> int:

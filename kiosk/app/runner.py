@@ -406,7 +406,7 @@ def _run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = N
                 and table.finished
                 and worker is not None
                 and not worker.running
-                and a.events.empty()
+                and not a.events_waiting
                 and not a.needs_redraw
             ):
                 report = a.report()
@@ -420,7 +420,7 @@ def _run_kiosk(config: KioskConfig, *, events: queue.SimpleQueue[Any] | None = N
                 and config.headless
                 and worker is not None
                 and not worker.running
-                and a.events.empty()
+                and not a.events_waiting
                 and not a.needs_redraw
             ):
                 return True  # a headless run over a video file stops at its end

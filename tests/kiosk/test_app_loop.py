@@ -222,6 +222,22 @@ def test_a_lost_camera_shows_a_banner_and_keeps_the_game(tmp_path: Path) -> None
     assert "CAMERA LOST" not in " ".join(p.texts())
 
 
+def test_an_event_taken_off_the_queue_while_waiting_still_counts_as_waiting(tmp_path: Path) -> None:
+    # A headless run over a video stops once its camera is done and no event waits. The loop's
+    # wait() takes an arriving event off the queue for the next pass: the last play of a video,
+    # flushed as the camera ends, was lost when only the queue was checked.
+    clock = FakeClock()
+    app = playing_app(tmp_path, clock)
+    assert not app.events_waiting
+    app.events.put(SeenEvent(TableEvent("foundation_play", clock.t, 0, "Dee", {"card": "AC", "pile": "F1"})))
+    app.wait(0.5)
+    assert app.events.empty() and app.events_waiting
+    clock.advance(S)
+    app.step()
+    assert not app.events_waiting
+    assert app.session is not None and len(app.session.referee.events) == 1
+
+
 def test_a_rejected_event_shows_a_banner_and_changes_nothing(tmp_path: Path) -> None:
     clock = FakeClock()
     app = playing_app(tmp_path, clock)
