@@ -73,7 +73,7 @@ def exact_hand(seed: int, cache: Path | None) -> dict[str, Any]:
     return hand
 
 
-def diagnose(seed: int, cache: Path | None) -> tuple[int, int, int, bool, list[float], int]:
+def diagnose(seed: int, cache: Path | None) -> tuple[int, int, int, bool, list[float], int, int, int]:
     d = exact_hand(seed, cache)
     rng = random.Random(seed + 2)
     tracker = NertsTracker(d["layout"], d["cal"])
@@ -130,7 +130,16 @@ def diagnose(seed: int, cache: Path | None) -> tuple[int, int, int, bool, list[f
             if (seat, card) not in true_n:
                 print(f"    {seat}'s {card} seen leaving the Nerts pile, but it did not")
     errs = [abs(e) / 1e6 for e in sc.landing_errors_ns]
-    return sc.plays, sc.plays_right, sc.false_events, sc.scores_equal, errs, sc.covered
+    return (
+        sc.plays,
+        sc.plays_right,
+        sc.false_events,
+        sc.scores_equal,
+        errs,
+        sc.covered,
+        sc.races_agree,
+        sc.races_decidable,
+    )
 
 
 def main() -> int:
@@ -139,17 +148,21 @@ def main() -> int:
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--cache", type=Path, default=None, help="folder to keep each hand's exact sightings in")
     args = ap.parse_args()
-    plays = right = false = equal = covered = 0
+    plays = right = false = equal = covered = agree = decidable = 0
     errs: list[float] = []
     for seed in range(args.first_seed, args.first_seed + args.hands):
-        p, r, f, eq, e, c = diagnose(seed, args.cache)
+        p, r, f, eq, e, c, ra, rd = diagnose(seed, args.cache)
         plays, right, false, equal, covered = plays + p, right + r, false + f, equal + eq, covered + c
+        agree, decidable = agree + ra, decidable + rd
         errs += e
     print()
     print(
         f"command: python bench/diagnose_nerts_tracker.py --hands {args.hands} --first-seed {args.first_seed}"
     )
-    print(f"plays right {right}/{plays}; false events {false}; hands with equal scores {equal}/{args.hands}")
+    print(
+        f"plays right {right}/{plays}; false events {false}; hands with equal scores {equal}/{args.hands}; "
+        f"race rulings agreeing {agree}/{decidable} (decidable)"
+    )
     if errs:
         print(
             f"landing-time error median {statistics.median(errs):.2f} ms, "
