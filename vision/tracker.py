@@ -83,6 +83,9 @@ card partly hidden by the hand that carries it strays from the model more often 
 simulated hands showed 85 % of errors within ``err``; with 4.5, 91 %)."""
 MODEL_ERR_NS = 500_000
 """Added to every fitted landing time's uncertainty: a real card does not stop exactly as the model says."""
+OUTLIER_PX = 3.0
+"""A fitted point further than this (pixels of distance to go) off the line, and four times further
+than the typical point, is a side covered for a moment: it is left out of the fit."""
 
 Box = tuple[float, float, float, float]
 
@@ -203,6 +206,16 @@ def _centre(b: Box) -> tuple[float, float]:
     return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
 
 
+def _same_size(a: Box, b: Box, tol: float = 0.1) -> bool:
+    """Whether two boxes have the same width and height within ``tol`` (a fraction).
+
+    >>> _same_size((0, 0, 60, 80), (5, 5, 64, 86)), _same_size((0, 0, 60, 80), (0, 0, 40, 80))
+    (True, False)
+    """
+    aw, ah, bw, bh = a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1]
+    return abs(aw - bw) <= tol * max(aw, bw) and abs(ah - bh) <= tol * max(ah, bh)
+
+
 def _median_box(obs: Sequence[Observation]) -> Box:
     n = len(obs)
     b = [sorted(o.box[k] for o in obs)[n // 2] for k in range(4)]
@@ -317,17 +330,26 @@ def estimate_landing(
         xs = [(p[0] - t0) / 1e9 for p in pts]
         ys = [p[1] for p in pts]
         ws = [4.0 * y * y for y in ys]
-        k = len(pts)
-        sw = sum(ws)
-        mx = sum(w * x for w, x in zip(ws, xs, strict=True)) / sw
-        my = sum(w * y for w, y in zip(ws, ys, strict=True)) / sw
-        sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs, strict=True))
-        if sxx <= 0:
-            return (*fallback, False)
-        beta = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys, strict=True)) / sxx
+        while True:
+            k = len(xs)
+            sw = sum(ws)
+            mx = sum(w * x for w, x in zip(ws, xs, strict=True)) / sw
+            my = sum(w * y for w, y in zip(ws, ys, strict=True)) / sw
+            sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs, strict=True))
+            if sxx <= 0:
+                return (*fallback, False)
+            beta = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys, strict=True)) / sxx
+            alpha = my - beta * mx
+            # A side that a hand or a card covers for a frame or two stalls off the line: with enough
+            # points left, the point furthest off it (in pixels of d) goes when it is far out of line.
+            off = [math.sqrt(w) * abs(y - alpha - beta * x) for w, x, y in zip(ws, xs, ys, strict=True)]
+            worst = max(range(k), key=off.__getitem__)
+            typical = sorted(off)[k // 2]
+            if k <= 3 or off[worst] <= max(OUTLIER_PX, 4.0 * typical):
+                break
+            del xs[worst], ys[worst], ws[worst]
         if beta >= 0:
             return (*fallback, False)
-        alpha = my - beta * mx
         x_land = -alpha / beta
         t_land = t0 + int(round(x_land * 1e9))
         # sigma_d from the residuals, never below a sub-pixel floor (a box side is not exact).
@@ -599,6 +621,8 @@ class TableTracker:
         for i in range(2, len(obs) - 1):
             if obs[i + 1].frame - obs[i].frame > 2:
                 continue
+            if not _same_size(obs[i].box, obs[i + 1].box):
+                continue  # a box shrinking or growing is a card being covered or uncovered, not a still one
             if math.hypot(*robust_shift(obs[i].box, obs[i + 1].box)) <= self.rest_px:
                 t, err = estimate_landing(
                     obs[: i + 2], rest_n=2, fit_points=s.fit_points, window_ns=s.fit_window_ns
