@@ -21,7 +21,10 @@ Glossary:
   away from the hand), times each observation by the image row of that side, fits the line
   over the last observations before rest and reports where it meets zero, with ``err`` from
   the fit's spread (never less than :data:`MIN_ERR_NS`) and never outside the interval
-  between the last moving and the first resting observation.
+  between the last moving and the first resting observation. Hands cover cards as they land, so
+  sightings that read further from the rest than an earlier one are left out, a point far off the
+  line is dropped, and a card moving on both axes is also fitted on each axis alone (the fit
+  claiming the least error wins).
 
 Nerts (``rules/nerts.md`` §5, §6.1, §12): a card landing in the centre is a
 ``foundation_play`` by the seat whose layout it left (the seat zone it rested in, or failing
