@@ -90,6 +90,15 @@ def _connect(path: str | Path) -> sqlite3.Connection:
     return conn
 
 
+def _refuse_empty(p: Path) -> None:
+    """Reading an empty file must not turn it into a store: it is a mistyped path or a copy cut short."""
+    if p.is_file() and p.stat().st_size == 0:
+        raise StoreError(
+            f"{p}: the file is empty, not an event store; check the --store path "
+            "(a game started with 'kiosk run' creates the store)"
+        )
+
+
 def _damaged(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
     """A store whose file broke after it was opened (a disk fault, a copy cut short)."""
     return StoreError(
@@ -153,6 +162,7 @@ class EventStore:
         p = Path(path)
         if not p.exists():
             raise StoreError(f"{p}: no event store here; start a game to create one")
+        _refuse_empty(p)
         conn = _connect(p)
         if session is None:
             row = _last_unfinished(conn, p)
@@ -263,6 +273,7 @@ def list_sessions(path: str | Path) -> list[SessionInfo]:
     p = Path(path)
     if not p.exists():
         raise StoreError(f"{p}: no event store here")
+    _refuse_empty(p)
     conn = _connect(p)
     try:
         out = []

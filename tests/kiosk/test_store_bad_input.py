@@ -114,3 +114,18 @@ def test_a_failed_export_leaves_the_earlier_export_whole(
     assert main(["export", str(store), "--out", str(out)]) == 2
     assert "No space left on device" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == first and not list(tmp_path.glob("*.part"))
+
+
+@pytest.mark.parametrize("command", [["sessions"], ["export", "--out", "log.jsonl"]])
+def test_reading_an_empty_file_as_a_store_is_one_line_and_leaves_it_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    empty = tmp_path / "typo.sqlite3"
+    empty.touch()
+    argv = [part if part != "log.jsonl" else str(tmp_path / part) for part in command]
+    assert main([*argv, str(empty)]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "the file is empty, not an event store" in err and len(err.splitlines()) == 1
+    assert empty.stat().st_size == 0  # reading it did not turn it into a store
+    with pytest.raises(Exception, match="empty"):
+        list_sessions(empty)
