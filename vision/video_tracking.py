@@ -364,6 +364,8 @@ class TrackResult:
     seconds_track: float
     calibration: Calibration
     tracker: Tracker
+    interrupted: bool = False
+    """Stopped by Ctrl-C: the log holds what was tracked until then, and no ``hand_end``."""
 
 
 def track_frames(
@@ -408,10 +410,17 @@ def track_frames(
         yield from head
         yield from it
 
-    for f in all_frames():
-        events.extend(follow.step(f))
-        if progress is not None and follow.frames % 100 == 0:
-            progress(follow.frames)
+    interrupted = False
+    try:
+        for f in all_frames():
+            events.extend(follow.step(f))
+            if progress is not None and follow.frames % 100 == 0:
+                progress(follow.frames)
+    except KeyboardInterrupt:
+        # Ctrl-C on a long video: keep what was tracked (the events still held back included).
+        if follow.frames == 0:
+            raise
+        interrupted = True
     if follow.frames == 0:
         raise VideoError("the video has no frames")
     events.extend(follow.finish())
@@ -421,14 +430,23 @@ def track_frames(
     pressed = follow.pressed
     if isinstance(tracker, NertsTracker):
         played = merge_buttons(pressed, events)
-        log = [TableEvent("hand_start", 0, 0, None, {}), *played, TableEvent("hand_end", end, 0, None, {})]
+        log = [TableEvent("hand_start", 0, 0, None, {}), *played]
+        if not interrupted:
+            log.append(TableEvent("hand_end", end, 0, None, {}))
         name = "nerts"
     else:
         # Deals, bids, trumps and calls are entered at the kiosk: without them the log is what the camera saw.
         echoed = set(getattr(tracker, "echoes", ()))
         log = merge_buttons([e for e in pressed if e.type not in echoed], events)
         name = game
-    header = LogHeader(name, tuple(seats), {}, 1, {"source": "kiosk track"})
+    header = LogHeader(name, tuple(seats), dict(options or {}), 1, {"source": "kiosk track"})
     return TrackResult(
-        header, log, follow.frames, follow.seconds_recognize, follow.seconds_track, calibration, tracker
+        header,
+        log,
+        follow.frames,
+        follow.seconds_recognize,
+        follow.seconds_track,
+        calibration,
+        tracker,
+        interrupted,
     )

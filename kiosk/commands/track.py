@@ -177,6 +177,12 @@ def run(args: argparse.Namespace) -> int:
         part.unlink(missing_ok=True)
         return _fail(f"cannot write {out} ({exc.strerror or exc}); choose a file you can write to")
     n = max(1, result.frames)
+    if result.interrupted:
+        print(
+            f"interrupted after {result.frames} frames: {out} holds the events tracked until then "
+            "(the hand has no end in it; run again to track the whole video)",
+            file=sys.stderr,
+        )
     if result.header.game == "nerts":
         plays = sum(1 for e in result.events if e.type == "foundation_play")
         moves = sum(1 for e in result.events if e.type == "move")
@@ -189,4 +195,4 @@ def run(args: argparse.Namespace) -> int:
         f"{list(result.calibration.markers)} "
         f"(rms {result.calibration.rms_px:.2f} px)"
     )
-    return 0
+    return 130 if result.interrupted else 0

@@ -215,3 +215,27 @@ def test_the_camera_follows_the_sessions_game_and_hears_its_buttons_on_the_frame
     camera(Frame(picture, clock.t + 10**8, 3))
     assert camera.pipeline.game == "nerts" and camera.pipeline.seats == SEATS
     assert camera.pile_position("F1") is None and camera.flush() == []
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_tracking_keeps_what_was_tracked(clip: Path, tracked: list[TableEvent]) -> None:
+    from vision.recognizer import Recognizer
+    from vision.video_tracking import open_video, track_frames
+
+    info, frames = open_video(clip)
+
+    def until_ctrl_c(n: int) -> Any:
+        # The user presses Ctrl-C while frame n is read: Python raises KeyboardInterrupt there.
+        for k, frame in enumerate(frames):
+            if k == n:
+                raise KeyboardInterrupt
+            yield frame
+
+    result = track_frames(until_ctrl_c(70), Recognizer.load(), game="nerts", seats=SEATS)
+    assert result.interrupted and result.frames == 70
+    # Cal's AS landed in the first 70 frames (3.5 s): it is kept, with the events held back then.
+    plays = [(e.seat, e.get("card")) for e in result.events if e.type == "foundation_play"]
+    assert ("Cal", "AS") in plays
+    assert result.events[0].type == "hand_start" and all(e.type != "hand_end" for e in result.events)
+    whole = [(e.seat, e.get("card")) for e in tracked if e.type == "foundation_play"]
+    assert plays == whole[: len(plays)]
