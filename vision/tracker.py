@@ -1104,8 +1104,11 @@ class NertsTracker:
                 pile = self._fitting_pile_near(landing.x, landing.y, landing.card) or pile
             if not _fits(pile, landing.card):
                 pile = self._place_known(landing) or pile
-            if not landing.seen_moving and not _fits(pile, landing.card):
+            tied = pile is not None and bool(pile.cards) and pile.cards[-1][0] == landing.card
+            if not landing.seen_moving and (tied or not _fits(pile, landing.card)):
                 # A card seen only at rest must fit the pile: otherwise it is more likely a misread.
+                # Nor does it tie with the top (a race twin lands within a few frames of the other,
+                # and in sight): it is that top card seen again, a second sighting of one card.
                 return None
             if landing.origin is None and landing.path and not _fits(pile, landing.card):
                 x0, y0 = landing.path[0]
