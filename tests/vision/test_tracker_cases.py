@@ -263,3 +263,24 @@ def test_a_resumed_games_piles_keep_their_logged_ids() -> None:
         events += tracker.feed(Frame(None, k * PERIOD, k), scene(k, k * PERIOD))
     events += tracker.flush()
     assert [(e.get("card"), e.get("pile")) for e in _plays(events)] == [("5H", "F1"), ("AD", "F3")]
+
+
+def test_a_second_sighting_of_a_piles_top_card_is_not_a_play() -> None:
+    # Ana plays AH, then 2H, to a pile. Ben's own 2H rests in his waste until his next waste card
+    # covers it. Later a hand uncovers part of the pile and the 2H on top is seen a second time,
+    # off to one side, at rest: it must not be taken for Ben's 2H landing there unseen (a race twin
+    # ties within a few frames of the other card, in sight).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        a = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)
+        b = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 20 * PERIOD, 35 * PERIOD, t)
+        out = [_whole("2H", _box(*b))]
+        if t < 35 * PERIOD:
+            out.append(_whole("AH", _box(*a)))
+        if k < 60:
+            out.append(_whole("2H", _box(BEN_WASTE.x, BEN_WASTE.y)))
+        if k >= 75:
+            out.append(_part("2H", _box(F0.x + 30, F0.y + 8, CARD_W_MM * 0.6, CARD_H_MM * 0.8)))
+        return out
+
+    events, _ = _film(scene, 130)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH"), ("Ana", "2H")]
