@@ -139,7 +139,13 @@ def _run(
         sim.scene.advance(cam, timing)
         s = sim.scene.ground_truth_sightings(renderer, timing)
         if faults is not None:
-            s = perturb(s, rng, **faults)
+            s = perturb(
+                s,
+                rng,
+                jitter_px=faults.get("jitter_px", 0.4),
+                drop=faults.get("drop", 0.05),
+                misread=faults.get("misread", 0.005),
+            )
         events += tracker.feed(
             Frame(None, timing.t_ns, timing.index, timing.row_time_ns, timing.exposure_ns), s
         )
