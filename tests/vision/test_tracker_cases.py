@@ -224,16 +224,23 @@ def test_a_block_move_is_named_by_its_bottom_card() -> None:
     assert moves == [("Ana", "8C", "work2", "work3")]
 
 
+def _ana_plays_ah_then_2h(t: int) -> list[CardSighting]:
+    """Ana's AH from her Nerts pile starts a pile at F0 (lands at frame 12); her 2H from the waste
+    covers it (lands at frame 35)."""
+    a = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)
+    b = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 20 * PERIOD, 35 * PERIOD, t)
+    out = [_whole("2H", _box(*b))]
+    if t < 35 * PERIOD:
+        out.append(_whole("AH", _box(*a)))
+    return out
+
+
 def test_an_old_foundation_card_uncovered_in_the_centre_is_not_a_play() -> None:
     # AH starts a pile and 2H covers it. Later the pile is knocked: a strip of the AH shows again
     # beside the 2H and shifts a little. It comes from no seat and does not fit the pile: no event.
     def scene(k: int, t: int) -> list[CardSighting]:
-        a = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)
-        b = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 20 * PERIOD, 35 * PERIOD, t)
-        out = [_whole("2H", _box(*b))]
-        if t < 35 * PERIOD:
-            out.append(_whole("AH", _box(*a)))
-        elif k >= 60:
+        out = _ana_plays_ah_then_2h(t)
+        if k >= 60:
             # Its strip slides up a little as the cards over it shift.
             up = max(0, 66 - k) * 4.0
             x0 = F0.x - CARD_W_MM / 2 - 12
@@ -271,11 +278,7 @@ def test_a_second_sighting_of_a_piles_top_card_is_not_a_play() -> None:
     # off to one side, at rest: it must not be taken for Ben's 2H landing there unseen (a race twin
     # ties within a few frames of the other card, in sight).
     def scene(k: int, t: int) -> list[CardSighting]:
-        a = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)
-        b = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 20 * PERIOD, 35 * PERIOD, t)
-        out = [_whole("2H", _box(*b))]
-        if t < 35 * PERIOD:
-            out.append(_whole("AH", _box(*a)))
+        out = _ana_plays_ah_then_2h(t)
         if k < 60:
             out.append(_whole("2H", _box(BEN_WASTE.x, BEN_WASTE.y)))
         if k >= 75:
