@@ -139,8 +139,12 @@ def test_a_race_card_landing_on_its_twin_keeps_its_own_track() -> None:
         assert e.err_ns < 20_000_000
 
 
-def test_a_card_slid_under_a_work_pile_is_placed_by_its_fuller_view() -> None:
-    # QD from Ana's waste under work pile 1 (M7): at rest only its end beyond the pile's base shows.
+def _qd_slid_under_work_pile_1(
+    misread: Callable[[int, int], str] = lambda t, t_land: "QD",
+) -> tuple[Scene, tuple[float, float]]:
+    """QD from Ana's waste slid under her work pile 1 (a 9C): at rest only its end beyond the pile's
+    base shows. ``misread(t, t_land)`` is what the recogniser calls it in flight. Returns the scene
+    and where the card's centre comes to rest."""
     slot = LAYOUT.slots[("Ana", "work", 1)]
     base = slot.card_pose(0)
     under = (base.x - slot.fan[0], base.y - slot.fan[1])
@@ -151,10 +155,15 @@ def test_a_card_slid_under_a_work_pile_is_placed_by_its_fuller_view() -> None:
         x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), under, t_lift, t_land, t)
         b = _box(x, y)
         if t >= t_land:
-            b = (b[0], b[1], b[2], base_box[1])
-            return [_whole("9C", base_box), _part("QD", b)]
-        return [_whole("9C", base_box), _whole("QD", b)]
+            return [_whole("9C", base_box), _part("QD", (b[0], b[1], b[2], base_box[1]))]
+        return [_whole("9C", base_box), _whole(misread(t, t_land), b)]
 
+    return scene, under
+
+
+def test_a_card_slid_under_a_work_pile_is_placed_by_its_fuller_view() -> None:
+    # QD from Ana's waste under work pile 1 (M7): at rest only its end beyond the pile's base shows.
+    scene, under = _qd_slid_under_work_pile_1()
     events, tracker = _film(scene, 50)
     moves = [e for e in events if e.type == "move"]
     assert [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in moves] == [
@@ -182,20 +191,7 @@ def test_a_card_landing_off_centre_goes_on_the_pile_it_fits() -> None:
 def test_a_misread_at_the_landing_spot_does_not_hide_a_slide_under() -> None:
     # As QD comes to rest under work pile 1, the recogniser reads it as 5C for two frames: that
     # fleeting "card" is not part of the pile, so the move is still a slide under.
-    slot = LAYOUT.slots[("Ana", "work", 1)]
-    base = slot.card_pose(0)
-    under = (base.x - slot.fan[0], base.y - slot.fan[1])
-    t_lift, t_land = 10 * PERIOD, 10 * PERIOD + 300_000_000
-    base_box = _box(base.x, base.y)
-
-    def scene(k: int, t: int) -> list[CardSighting]:
-        x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), under, t_lift, t_land, t)
-        b = _box(x, y)
-        label = "5C" if t_land - 2 * PERIOD <= t < t_land else "QD"
-        if t >= t_land:
-            return [_whole("9C", base_box), _part("QD", (b[0], b[1], b[2], base_box[1]))]
-        return [_whole("9C", base_box), _whole(label, b)]
-
+    scene, _ = _qd_slid_under_work_pile_1(lambda t, t_land: "5C" if t_land - 2 * PERIOD <= t else "QD")
     events, _ = _film(scene, 50)
     moves = [e for e in events if e.type == "move"]
     assert [(e.get("card"), e.get("to")) for e in moves] == [("QD", "under1")]
