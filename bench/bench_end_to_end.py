@@ -283,6 +283,7 @@ def main() -> int:
         f"--sightings {args.sightings}"
         + (f" --seconds {args.seconds}" if args.seconds else "")
         + (f" --designs {args.designs}" if args.designs != "heldout" else "")
+        + (f" --model-dir {args.model_dir}" if args.model_dir else "")
     )
     print(
         f"camera: {camera.width}x{camera.height} @ {camera.fps:g} fps, {camera.shutter} shutter "

@@ -211,17 +211,25 @@ class Recognizer:
         image = np.ascontiguousarray(image_bgr)
         cards, idx = self._detect(image, None)
         found = self._assemble(image, cards, idx)
-        h, w = image.shape[:2]
-        big = max((c.long for c in cards), default=0.0)
-        if max(h, w) >= 640 and (big > CLOSEUP_CARD * min(h, w) or not any(_named(s) for s in found)):
-            # A card larger than any on a table seen from above, or nothing named at all: perhaps a
-            # close-up. Look again with the frame shrunk so that card has the size the detector knows.
-            side = max(h, w) * CLOSEUP_TARGET / big if big > CLOSEUP_CARD * min(h, w) else CLOSEUP_SIDE
-            side = int(min(max(side, 160.0), 400.0))
+        side = self.second_look(image.shape[:2], cards, found)
+        if side is not None:
             again = self._assemble(image, *self._detect(image, side))
             if _strength(again) > _strength(found):
                 found = again
         return found
+
+    @staticmethod
+    def second_look(shape: tuple[int, ...], cards: list[CardDet], found: list[CardSighting]) -> int | None:
+        """The detector's long side for a second look at a frame of ``shape`` (``None``: no second
+        look), given what the first look at full scale found."""
+        h, w = shape[:2]
+        big = max((c.long for c in cards), default=0.0)
+        if max(h, w) < 640 or (big <= CLOSEUP_CARD * min(h, w) and any(_named(s) for s in found)):
+            return None
+        # A card larger than any on a table seen from above, or nothing named at all: perhaps a
+        # close-up. Look again with the frame shrunk so that card has the size the detector knows.
+        side = max(h, w) * CLOSEUP_TARGET / big if big > CLOSEUP_CARD * min(h, w) else CLOSEUP_SIDE
+        return int(min(max(side, 160.0), 400.0))
 
     def _assemble(
         self, image: NDArray[np.uint8], cards: list[CardDet], idx: list[IndexDet]

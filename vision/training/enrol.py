@@ -8,8 +8,9 @@ back). Each photograph is rectified to the card's outline and drawn into
 synthetic table scenes (the same renderer as training: perspective, fans,
 hands, glare, blur, noise, JPEG), mixed with scenes of the training decks so
 the model does not forget them; the shipped weights
-(``models/cards_weights.pt``) are fine-tuned on those scenes and exported
-back to ``--out``. Cards without a photograph keep their stand-in art. Needs
+(``models/cards_weights.pt``) are fine-tuned on those scenes, exported
+back to ``--out`` and quantized to the 8-bit networks the kiosk runs
+(:mod:`vision.training.quantize`). Cards without a photograph keep their stand-in art. Needs
 the ``train`` extra (PyTorch). See ``docs/deck-enrolment.md``.
 """
 
@@ -24,6 +25,7 @@ from pathlib import Path
 from vision.cardart import list_designs
 from vision.cardart.designs import CardDesign
 from vision.cardart.enrolled import enrolled_design, load_card_photo
+from vision.training.quantize import quantize_model
 from vision.training.scenes import SceneConfig
 from vision.training.train import TrainConfig, train
 
@@ -68,6 +70,8 @@ def enrol(
     work = work or out / ".enrol-work"
     summary = train(cfg, work, out, init=weights)
     summary["enrolled"] = {"folder": str(photos), "cards": [t for t, _ in design.photos]}
+    # The kiosk runs the 8-bit networks (about 1.6x faster on one core): make them from the new ones.
+    quantize_model(out)
     manifest_path = out / "manifest.json"
     manifest = json.loads(manifest_path.read_text())
     manifest["training"]["enrolled"] = summary["enrolled"]
