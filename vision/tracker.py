@@ -24,7 +24,11 @@ Glossary:
   between the last moving and the first resting observation. Hands cover cards as they land, so
   sightings that read further from the rest than an earlier one are left out, a point far off the
   line is dropped, and a card moving on both axes is also fitted on each axis alone (the fit
-  claiming the least error wins).
+  claiming the least error wins). Sightings narrower than the card mostly shows in flight have a side
+  covered (which one is unknown): the fit is also tried without them. A card seen again after a
+  hidden stretch may still creep for a few frames, so the fit may end up to three frames after that.
+  A race loser that vanished under the winner's hand, the winner already at rest there, has no later
+  bound but its own slowing motion: its fit to the winner's place may reach past the frame after.
 
 Nerts (``rules/nerts.md`` §5, §6.1, §12): a card landing in the centre is a
 ``foundation_play`` by the seat whose layout it left (the seat zone it rested in, or failing
@@ -219,6 +223,10 @@ def _same_size(a: Box, b: Box, tol: float = 0.1) -> bool:
     return abs(aw - bw) <= tol * max(aw, bw) and abs(ah - bh) <= tol * max(ah, bh)
 
 
+def _area(b: Box) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
 def _median_box(obs: Sequence[Observation]) -> Box:
     n = len(obs)
     b = [sorted(o.box[k] for o in obs)[n // 2] for k in range(4)]
@@ -284,9 +292,19 @@ def estimate_landing(
     def togo(o: Observation) -> float:
         return ux * (rb[sx] - o.box[sx]) + uy * (rb[sy] - o.box[sy])
 
-    def fit(togo: Callable[[Observation], float], min_px: float) -> tuple[int, int, bool]:
-        """(t_land, err, fitted): fitted is False for the fallback interval."""
+    def fit(
+        togo: Callable[[Observation], float],
+        min_px: float,
+        when: Callable[[Observation], int] = when,
+        full: Callable[[Observation], bool] | None = None,
+    ) -> tuple[int, int, bool]:
+        """(t_land, err, fitted): fitted is False for the fallback interval. ``full``, when given,
+        keeps only the sightings it accepts."""
         moving, obs = moving0, obs0
+        if full is not None:
+            moving = [o for o in moving if full(o)]
+            if len(moving) == len(moving0):
+                return (0, 0, False)  # the same points as the fit without it
 
         # How much the leading side wobbles at rest sets what counts as still moving.
         still = [togo(o) for o in rest]
@@ -363,7 +381,7 @@ def estimate_landing(
         var_t = var_d / beta**2 * (1 / sw + (x_land - mx) ** 2 / sxx)
         err = int(coverage * math.sqrt(var_t) * 1e9) + MODEL_ERR_NS
         if hidden:
-            if not t_lo - MIN_ERR_NS <= t_land <= t_next:
+            if not t_lo - MIN_ERR_NS <= t_land <= t_next + 3 * period:
                 return (*fallback, False)
             # The fit runs up to a resting place it never saw it reach: trust it only if the card shows
             # the same size there as in flight (else the resting box is another part of it, or another card).
@@ -378,7 +396,18 @@ def estimate_landing(
 
 
     moving0, obs0 = list(moving), list(obs)
+
+    def full(axis: int) -> Callable[[Observation], bool]:
+        """A sighting as wide along ``axis`` (0: x, 1: y) as the card's last sightings in flight
+        mostly are: a narrower one has a side covered, and which one is not known."""
+        widths = sorted(o.box[axis + 2] - o.box[axis] for o in moving0[-8:])
+        ref = widths[len(widths) // 2] if widths else 0.0
+        return lambda o: o.box[axis + 2] - o.box[axis] >= ref - max(2.0, 0.06 * ref)
+
     best = fit(togo, min_px)
+    other = fit(togo, min_px, when, full(1 if abs(uy) >= abs(ux) else 0))
+    if other[2] and (not best[2] or other[1] < best[1]):
+        best = other
     if abs(ux) >= 0.3 and abs(uy) >= 0.3:
         # Moving on both axes: a hand may cover one chosen side in flight (its box then shrinks
         # there). Each axis alone is fitted too, and the fit that claims the least error is kept.
@@ -584,7 +613,11 @@ class TableTracker:
                 t_land = (lo + hi) // 2
                 err = max(MIN_ERR_NS, (hi - lo) // 2 + period // 2)
                 fit = self._twin_fit(tr, other)
-                if fit is not None and lo - MIN_ERR_NS <= fit[0] <= hi and fit[1] < err:
+                # When the other card already lay there as this one was last seen, nothing bounds its
+                # landing but its own slowing motion (it stopped under the other's hand, unseen):
+                # its fit may reach past one frame, up to now.
+                late = frame.t_ns if other.rest_since <= last.t_ns else hi
+                if fit is not None and lo - MIN_ERR_NS <= fit[0] <= late and (fit[1] < err or fit[0] > hi):
                     t_land, err = fit
                 stopped = self._stopped_before(tr)
                 if stopped is not None:
@@ -615,10 +648,10 @@ class TableTracker:
 
     def _stopped_before(
         self, tr: Track, obs: Sequence[Observation] | None = None
-    ) -> tuple[int, int, float] | None:
+    ) -> tuple[int, int, float, Box] | None:
         """When a track (its observations ``obs``) had stopped before it vanished or changed (two
-        still sightings in a row after its motion): its landing from those sightings and how far
-        (pixels) the box it stopped with lies from its latest box; else None."""
+        still sightings in a row after its motion): its landing from those sightings, how far
+        (pixels) the box it stopped with lies from its latest box, and that box; else None."""
         obs = tr.obs if obs is None else obs
         s = self.settings
         for i in range(2, len(obs) - 1):
@@ -630,7 +663,7 @@ class TableTracker:
                 t, err = estimate_landing(
                     obs[: i + 2], rest_n=2, fit_points=s.fit_points, window_ns=s.fit_window_ns
                 )
-                return t, err, math.hypot(*robust_shift(obs[i + 1].box, tr.last.box))
+                return t, err, math.hypot(*robust_shift(obs[i + 1].box, tr.last.box)), obs[i + 1].box
         return None
 
     def _twin_fit(self, tr: Track, other: Track) -> tuple[int, int] | None:
@@ -759,9 +792,20 @@ class TableTracker:
         t_land, err = estimate_landing(tr.obs, rest_n=n, fit_points=s.fit_points, window_ns=s.fit_window_ns)
         in_centre = self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None
         stopped = self._stopped_before(tr, tr.obs[:-n]) if in_centre else None
-        if stopped is not None and stopped[0] < t_land and stopped[1] < err and stopped[2] > 2 * self.rest_px:
-            # It was seen still before a card of its face covered it (the later card of a race):
-            # what rests there now is that card, so it landed when it first stopped.
+        if (
+            stopped is not None
+            and stopped[0] < t_land
+            and stopped[1] < err
+            and stopped[2] > 2 * self.rest_px
+            and (
+                self._twin_near(tr, stopped[0])
+                or _area(stopped[3]) > 1.5 * _area(tr.rest_box or stopped[3])
+            )
+        ):
+            # It was seen still before a card of its face covered it (the later card of a race), or
+            # before a hand covered most of it: what shows there now is that card, or a sliver of
+            # this one, so it landed when it first stopped. (A stop seen on a box smaller than the
+            # card's final one was a partial view, the card still creeping under the hand: no stop.)
             t_land, err = stopped[0], stopped[1]
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
         landing = Landing(
@@ -771,6 +815,19 @@ class TableTracker:
         del tr.obs[:-n]
         tr.origin = None
         return landing
+
+    def _twin_near(self, tr: Track, since_ns: int) -> bool:
+        """Whether another card of ``tr``'s face was seen within a card's length of where ``tr`` rests,
+        at ``since_ns`` or later: a race twin that may have covered it. Without one (and without a
+        hand now covering most of it), a card seen still for two frames before its final rest was
+        only slow at the end of its slide, or seen in part: its landing is the fit to its final rest."""
+        return any(
+            other is not tr
+            and other.card == tr.card
+            and other.last.t_ns >= since_ns
+            and math.hypot(other.last.x - tr.rest_x, other.last.y - tr.rest_y) < CARD_H_MM
+            for other in self.tracks
+        )
 
     def _join_lost_flight(self, tr: Track) -> None:
         """A card whose flight was lost on the way (a blurred or hidden stretch longer than a track

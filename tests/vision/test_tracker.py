@@ -100,6 +100,58 @@ def test_a_side_covered_in_flight_does_not_spoil_the_landing_time(covered: range
     assert err < 15_000_000
 
 
+@pytest.mark.parametrize(
+    ("t_land", "unseen"),
+    [(400_000_000, range(20, 23)), (405_000_000, range(19, 23)), (410_000_000, range(21, 24))],
+)
+def test_a_card_seen_again_still_creeping_after_a_hidden_stretch(t_land: int, unseen: range) -> None:
+    # Hidden for a few frames, it is seen again under a pixel short of its rest and creeps on for a
+    # frame or two: the fit through the hidden stretch was refused for landing after that sighting,
+    # and the interval before it (25-55 ms early) was stated with too small an err.
+    obs = [o for o in _decelerating(t_land, phase=0.0) if o.frame not in unseen]
+    t, err = estimate_landing(obs)
+    assert abs(t - t_land) < 1_000_000, (t - t_land) / 1e6
+    assert err < 10_000_000
+
+
+def _slide_under_a_hand(t_land: int, *, covered: range, unseen: range) -> list[Observation]:
+    """A card sliding left to right to a stop at x=200 px (global shutter, 60 fps). In the frames
+    ``covered`` a hand over its leading (right) edge hides a growing strip of it, so that side stalls
+    while the card slows; in the frames ``unseen`` the hand hides it all; then it is seen to its rest."""
+    obs = []
+    decel = 6000.0  # px/s²
+    for k in range(60):
+        t = int(k * 1e9 / 60)
+        dt = max(0.0, (t_land - t) / 1e9)
+        x1 = 200.0 - 0.5 * decel * dt * dt
+        if k in unseen:
+            continue
+        hidden = min(40.0, 9.0 * (k - covered.start + 1)) if k in covered else 0.0
+        obs.append(Observation("7S", (x1 - 63, 300.0, x1 - hidden, 346.0), False, x1, 323.0, t, t, 0, 0, k))
+        if t > t_land + 90_000_000:
+            break
+    return obs
+
+
+@pytest.mark.parametrize(
+    ("t_land", "covered", "unseen"),
+    [
+        (500_000_000, range(25, 27), range(27, 28)),
+        (500_000_000, range(24, 27), range(27, 29)),
+        (505_000_000, range(25, 28), range(28, 29)),
+        (511_000_000, range(26, 28), range(28, 29)),
+    ],
+)
+def test_sightings_narrowed_by_a_hand_over_the_leading_side_are_left_out(
+    t_land: int, covered: range, unseen: range
+) -> None:
+    # The stalled leading side reads as a card stopping early: fitted with it, the landing was 5-50 ms
+    # off (a 25-55 ms fallback interval). Sightings narrower than the card's flight are left out.
+    t, err = estimate_landing(_slide_under_a_hand(t_land, covered=covered, unseen=unseen))
+    assert abs(t - t_land) < 2_000_000, (t - t_land) / 1e6
+    assert err < 10_000_000
+
+
 def test_robust_shift_ignores_a_covered_side() -> None:
     assert robust_shift((0, 0, 63, 88), (0, 30, 63, 88)) == (0.0, 0.0)
     assert robust_shift((0, 0, 63, 88), (5, 30, 68, 88)) == (5.0, 0.0)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
@@ -137,6 +139,39 @@ def test_a_race_card_landing_on_its_twin_keeps_its_own_track() -> None:
     for e, t_true in zip(plays, (ben[1], ana[1]), strict=True):
         assert abs(e.t_ns - t_true) <= max(e.err_ns, 3_000_000)
         assert e.err_ns < 20_000_000
+
+
+@pytest.mark.parametrize("hidden_after", [0, 3])
+def test_a_race_loser_that_stops_unseen_under_the_winners_hand_is_timed_by_its_motion(
+    hidden_after: int,
+) -> None:
+    # Ben's 5H lands on the pile; Ana's 5H lands on it 150 ms later, unseen for its last three frames
+    # (Ben's hand is still over the pile), and then rests on top, almost where Ben's lies. Its landing
+    # was put within a frame of its last sighting (25 ms early, stated err 17 ms); its slowing motion
+    # shows when it stopped.
+    pile = (F0.x, F0.y)
+    ben = (20 * PERIOD, 20 * PERIOD + 300_000_000)
+    ana = (ben[1] + 150_000_000 - 280_000_000, ben[1] + 150_000_000)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if t < 12 * PERIOD:
+            x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), pile, 0, 10 * PERIOD, t)
+            return [_whole("4H", _box(x, y))]
+        out = [_whole("4H", _box(*pile))] if t < ben[1] else []
+        b = _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))
+        a = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (pile[0] + 1, pile[1] + 1), *ana, t))
+        if t < ana[1]:
+            out.append(_whole("5H", b))
+        if not ana[1] - 3 * PERIOD <= t < ana[1] + hidden_after * PERIOD:
+            out.append(_whole("5H", a))
+        return out
+
+    events, _ = _film(scene, 100)
+    plays = [e for e in _plays(events) if e.get("card") == "5H"]
+    assert [e.seat for e in plays] == ["Ben", "Ana"]
+    for e, t_true in zip(plays, (ben[1], ana[1]), strict=True):
+        assert abs(e.t_ns - t_true) <= max(e.err_ns, 2_000_000), (e.seat, (e.t_ns - t_true) / 1e6)
+        assert e.err_ns < 10_000_000
 
 
 def _qd_slid_under_work_pile_1(
