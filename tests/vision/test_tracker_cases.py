@@ -318,3 +318,36 @@ def test_a_second_sighting_of_a_piles_top_card_is_not_a_play() -> None:
 
     events, _ = _film(scene, 130)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH"), ("Ana", "2H")]
+
+
+@pytest.mark.parametrize("phase_ns", [0, 2_000_000, 10_000_000])
+def test_a_partial_view_of_a_card_still_creeping_is_not_a_stop(phase_ns: int) -> None:
+    # Cal's 5H slides from his waste onto the 4H of pile F1, seen only in part all the way (the hand
+    # carrying it). A hand over the pile hides everything past a line 30 mm short of the 5H's rest,
+    # so its leading side halts at that line while the card creeps on under it: two sightings in a row
+    # barely moved, a "stop" some 60 ms early, on a box much smaller than the card. Without a race
+    # twin near, and with the hand gone once it rests, its landing is the fit to its final rest.
+    f1 = LAYOUT.slots[(None, "foundation", 1)].pose
+    cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
+    pile = _box(f1.x, f1.y)
+    t_land = 50 * PERIOD + phase_ns
+    t_lift = t_land - 310_000_000
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if t < 12 * PERIOD:
+            return [_whole("4H", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (f1.x, f1.y), 0, 10 * PERIOD, t)))]
+        out = [_whole("4H", pile)] if t < t_land - 100_000_000 else []
+        b = _box(*_flight((cal_waste.x, cal_waste.y), (f1.x, f1.y), t_lift, t_land, t))
+        if t <= t_lift or t > t_land + PERIOD:
+            return [*out, _whole("5H", b)]
+        bottom = min(b[3], pile[3] - 30.0) if t <= t_land else b[3]
+        return [*out, _part("5H", (b[0], b[1], b[2], bottom))]
+
+    events, _ = _film(scene, 80)
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in _plays(events)] == [
+        ("Ana", "4H", "F1"),
+        ("Cal", "5H", "F1"),
+    ]
+    five = _plays(events)[-1]
+    assert abs(five.t_ns - t_land) <= max(five.err_ns, 2_000_000), (five.t_ns - t_land) / 1e6
+    assert five.err_ns < 20_000_000
