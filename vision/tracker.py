@@ -12,7 +12,8 @@ Glossary:
   **lifted** from one place and **landed** at another.
 - **settle**: a moving track coming to rest. Only settles make events, so a hand over a card,
   a card unseen for a few frames, or a card misread for a frame or two (a track that never
-  rests three times) makes none.
+  rests three times) makes none. A card that flew and was seen at rest, then covered before its
+  landing was confirmed (the later card of a race, a hand staying over it), has settled all the same.
 - **source**: where a landed card rested before it moved. A card whose lift was hidden by the
   hand is joined to the resting card of the same face that vanished nearby just before.
 - **landing time**: a card sliding to rest under friction decelerates evenly, so the distance
@@ -557,6 +558,7 @@ class TableTracker:
                 tr = Track(self._next_id, o.card, [o])
                 self._next_id += 1
                 self.tracks.append(tr)
+        landings.extend(self._covered_while_settling(frame))
         landings.extend(self._hidden_twins(frame))
         # Forget tracks that are long gone: moving ones quickly, resting ones (covered piles) slowly.
         keep: list[Track] = []
@@ -583,6 +585,26 @@ class TableTracker:
             and b[2] <= rest_box[2] + tol
             and b[3] <= rest_box[3] + tol
         )
+
+    def _covered_while_settling(self, frame: Frame) -> list[Landing]:
+        """A card seen at rest (its last sightings agree) and then covered before the further still
+        sightings a landing waits for (the later card of a race lands on it, or a hand stays over it)
+        has landed all the same: it is judged from the sightings it has, once unseen for three frames
+        (a sighting lost now and then is not a cover). Only a card seen in a real flight (three sightings
+        in motion, 30 mm or more): a partial view that shifts as a hand passes over a resting card, or a
+        misread joined to it, also "rests" for a moment and vanishes."""
+        out: list[Landing] = []
+        period = max(1, frame.t_ns - self.last_frame_t) if self.last_frame_t else 16_666_667
+        n = self.settings.rest_count
+        for tr in self.tracks:
+            if not tr.settling or not tr.alive or frame.t_ns - tr.last.frame_t_ns < 3 * period:
+                continue
+            tr.settling = False
+            if tr.moved_mm >= 30.0 and len(tr.obs) >= n + tr.settle_count + 3:
+                landing = self._settle(tr)
+                if landing is not None:
+                    out.append(landing)
+        return out
 
     def _hidden_twins(self, frame: Frame) -> list[Landing]:
         """Two cards of one face landing on one pile at nearly the same time (a tie, §6.1): the

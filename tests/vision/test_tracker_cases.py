@@ -351,3 +351,52 @@ def test_a_partial_view_of_a_card_still_creeping_is_not_a_stop(phase_ns: int) ->
     five = _plays(events)[-1]
     assert abs(five.t_ns - t_land) <= max(five.err_ns, 2_000_000), (five.t_ns - t_land) / 1e6
     assert five.err_ns < 20_000_000
+
+
+@pytest.mark.parametrize("seen_at_rest", [2, 3, 4])
+def test_the_first_card_of_a_race_covered_just_after_it_stopped_still_lands(seen_at_rest: int) -> None:
+    # Ben's 5H comes to rest on the pile and is seen still for a few frames, fewer than a landing
+    # waits for (three at rest, three more to confirm); then Ana's hand, bringing her own 5H, covers
+    # it, and her card lands on it 120 ms after his. His landing was lost with the confirmation (and
+    # the referee heard only of Ana's card): a card seen at rest and then covered has landed.
+    pile = (F0.x, F0.y)
+    ben = (20 * PERIOD + 4_000_000, 20 * PERIOD + 304_000_000)
+    ana = (ben[1] - 180_000_000, ben[1] + 120_000_000)
+    covered_from = ben[1] + seen_at_rest * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if t < 12 * PERIOD:
+            x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), pile, 0, 10 * PERIOD, t)
+            return [_whole("4H", _box(x, y))]
+        out = [_whole("4H", _box(*pile))] if t < ben[1] else []
+        if t < covered_from:
+            out.append(_whole("5H", _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))))
+        a = _flight((ANA_WASTE.x, ANA_WASTE.y), (pile[0] + 7, pile[1] - 5), *ana, t)
+        return [*out, _whole("5H", _box(*a))]
+
+    events, _ = _film(scene, 90)
+    plays = [e for e in _plays(events) if e.get("card") == "5H"]
+    assert [e.seat for e in plays] == ["Ben", "Ana"]
+    for e, t_true in zip(plays, (ben[1], ana[1]), strict=True):
+        assert abs(e.t_ns - t_true) <= max(e.err_ns, 2_000_000), (e.seat, (e.t_ns - t_true) / 1e6)
+        assert e.err_ns < 20_000_000
+
+
+def test_a_misread_joined_to_a_nudged_pile_card_that_is_then_covered_is_no_play() -> None:
+    # Ana's AH rests on a pile. A stray "AH" is read once elsewhere in the centre; three frames later a
+    # hand nudges the pile's AH 10 mm aside (seen in part) and then covers it. The stray reading and the
+    # nudged views make a "card" that flew and came to rest, covered before its landing was confirmed:
+    # it never flew (one sighting in motion), so it is no play.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)
+        if k == 40:
+            return [_whole("AH", _box(x, y)), _part("AH", _box(F0.x + 150, F0.y - 90))]
+        if 43 <= k < 46:
+            return [_part("AH", _box(x - 10, y))]
+        if 46 <= k < 60:
+            return []
+        return [_whole("AH", _box(x, y))]
+
+    events, _ = _film(scene, 90)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH")]
+    assert [e for e in events if e.type == "move"] == []
