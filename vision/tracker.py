@@ -13,7 +13,9 @@ Glossary:
 - **settle**: a moving track coming to rest. Only settles make events, so a hand over a card,
   a card unseen for a few frames, or a card misread for a frame or two (a track that never
   rests three times) makes none. A card that flew and was seen at rest, then covered before its
-  landing was confirmed (the later card of a race, a hand staying over it), has settled all the same.
+  landing was confirmed (the later card of a race, a hand staying over it), has settled all the same;
+  so has one still for four sightings on a foundation, box unchanged, that then moves again (a race
+  loser taken back at once): it lands, then is lifted.
 - **source**: where a landed card rested before it moved. A card whose lift was hidden by the
   hand is joined to the resting card of the same face that vanished nearby just before.
 - **landing time**: a card sliding to rest under friction decelerates evenly, so the distance
@@ -595,16 +597,23 @@ class TableTracker:
         misread joined to it, also "rests" for a moment and vanishes."""
         out: list[Landing] = []
         period = max(1, frame.t_ns - self.last_frame_t) if self.last_frame_t else 16_666_667
-        n = self.settings.rest_count
         for tr in self.tracks:
             if not tr.settling or not tr.alive or frame.t_ns - tr.last.frame_t_ns < 3 * period:
                 continue
             tr.settling = False
-            if tr.moved_mm >= 30.0 and len(tr.obs) >= n + tr.settle_count + 3:
+            if self._flew(tr, tr.settle_count):
                 landing = self._settle(tr)
                 if landing is not None:
                     out.append(landing)
         return out
+
+    def _flew(self, tr: Track, still_after: int) -> bool:
+        """Whether a settling track (still for ``still_after`` sightings after its first three at
+        rest) was seen in a real flight: three sightings in motion and 30 mm or more."""
+        return tr.moved_mm >= 30.0 and len(tr.obs) >= self.settings.rest_count + still_after + 3
+
+    def _in_centre(self, o: Observation) -> bool:
+        return self.layout.seat_of_point(o.x, o.y) is None
 
     def _hidden_twins(self, frame: Frame) -> list[Landing]:
         """Two cards of one face landing on one pile at nearly the same time (a tie, §6.1): the
@@ -750,6 +759,24 @@ class TableTracker:
             dx, dy = robust_shift(tr.obs[-2].box, o.box)
             if math.hypot(dx, dy) > 2 * self.rest_px:
                 tr.settling = False
+                tr.obs.pop()
+                still = tr.obs[-(n + tr.settle_count) :]
+                if (
+                    tr.settle_count >= 1
+                    and self._flew(tr, tr.settle_count)
+                    and self._in_centre(tr.last)
+                    and all(_same_size(a.box, b.box) for a, b in zip(still, still[1:], strict=False))
+                    and _same_size(still[0].box, still[-1].box)
+                ):
+                    # Still for four sightings or more on a foundation (its box kept its size: not a side
+                    # stalled under a hand while the other moved on), and now moving again: it landed and
+                    # was taken back at once (the later card of a race, §6.1). It lands where its first
+                    # still sightings put it (the later ones may show the slow start of the lift), then lifts.
+                    del tr.obs[len(tr.obs) - tr.settle_count :]
+                    landing = self._settle(tr)
+                    self._extend(tr, o)
+                    return landing
+                tr.obs.append(o)
                 return None
             tr.settle_count += 1
             if tr.settle_count < s.confirm_count:

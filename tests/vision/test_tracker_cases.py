@@ -400,3 +400,129 @@ def test_a_misread_joined_to_a_nudged_pile_card_that_is_then_covered_is_no_play(
     events, _ = _film(scene, 90)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH")]
     assert [e for e in events if e.type == "move"] == []
+
+
+@pytest.mark.parametrize("still_frames", [2, 3])
+def test_a_race_loser_taken_back_at_once_still_landed(still_frames: int) -> None:
+    # Ben's 5H lands on the pile; Ana's lands on it 100 ms later, lies still for a few frames (fewer
+    # than a landing waits for) and is taken back to her waste at once (she lost the race, §6.1).
+    # The referee must hear of her card to rule on the race: it landed, then it was lifted.
+    pile = (F0.x, F0.y)
+    ben = (20 * PERIOD + 4_000_000, 20 * PERIOD + 304_000_000)
+    ana = (ben[1] - 200_000_000, ben[1] + 100_000_000)
+    back = (ana[1] + still_frames * PERIOD, ana[1] + still_frames * PERIOD + 250_000_000)
+    ana_rest = (pile[0] + 12, pile[1] + 9)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if t < 12 * PERIOD:
+            x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), pile, 0, 10 * PERIOD, t)
+            return [_whole("4H", _box(x, y))]
+        out = [_whole("4H", _box(*pile))] if t < ben[1] else []
+        out.append(_whole("5H", _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))))
+        if t < back[0]:
+            a = _flight((ANA_WASTE.x, ANA_WASTE.y), ana_rest, *ana, t)
+        else:
+            a = _flight(ana_rest, (ANA_WASTE.x, ANA_WASTE.y), *back, t)
+        return [*out, _whole("5H", _box(*a))]
+
+    events, _ = _film(scene, 100)
+    plays = [e for e in _plays(events) if e.get("card") == "5H"]
+    assert [e.seat for e in plays] == ["Ben", "Ana"]
+    for e, t_true in zip(plays, (ben[1], ana[1]), strict=True):
+        assert abs(e.t_ns - t_true) <= max(e.err_ns, 2_000_000), (e.seat, (e.t_ns - t_true) / 1e6)
+        assert e.err_ns < 20_000_000
+    assert [e for e in events if e.type == "move"] == []
+
+
+# The two 6H of a race as the simulator's camera saw them (seed 16, 24.0-24.6 s; boxes mapped to table
+# millimetres): Cal's from his Nerts pile (upright), Dee's from her work pile 2 (sideways), both hidden
+# under the hands for six frames as they reach the pile, seen again side by side; then Cal takes his back.
+_SEED16_TWO_6H: list[list[tuple[int, int, int, int, bool]]] = [
+    [(972, 191, 1038, 282, True), (1404, 481, 1495, 545, True)],
+    [(972, 191, 1038, 282, True), (1404, 481, 1495, 545, True)],
+    [(972, 191, 1038, 282, True), (1404, 481, 1495, 545, True)],
+    [(972, 192, 1038, 282, False), (1404, 481, 1495, 545, True)],
+    [(972, 192, 1038, 282, False), (1404, 481, 1495, 545, False)],
+    [(971, 192, 1038, 282, False), (1404, 481, 1495, 545, False)],
+    [(960, 197, 1027, 287, False), (1404, 481, 1495, 545, False)],
+    [(935, 209, 1002, 299, False), (1404, 481, 1494, 545, False)],
+    [(898, 226, 966, 317, False), (1404, 481, 1494, 545, False)],
+    [(859, 245, 927, 336, False), (1404, 481, 1495, 546, False)],
+    [(819, 264, 889, 356, False), (1393, 480, 1484, 545, False)],
+    [(779, 284, 850, 375, False), (1328, 474, 1419, 539, False)],
+    [(740, 303, 811, 394, False), (1226, 467, 1316, 532, False)],
+    [(700, 323, 772, 414, False), (1120, 461, 1211, 526, False)],
+    [(660, 342, 733, 433, False), (1014, 456, 1105, 523, False)],
+    [(623, 361, 697, 451, False), (906, 453, 998, 520, False)],
+    [(590, 377, 664, 467, False), (799, 452, 892, 519, False)],
+    [(561, 392, 635, 482, False), (698, 452, 791, 519, False)],
+    [(535, 409, 607, 484, False), (614, 453, 707, 521, False)],
+    [(514, 419, 584, 489, False), (545, 454, 638, 519, False)],
+    [(494, 457, 565, 480, False)],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [],
+    [(450, 449, 517, 506, False)],
+    [(431, 458, 521, 523, False), (449, 449, 517, 538, False)],
+    [(431, 458, 521, 523, False), (447, 449, 517, 538, False)],
+    [(431, 458, 521, 527, False), (445, 449, 517, 538, False)],
+    [(431, 458, 521, 527, False), (445, 449, 517, 538, False)],
+    [(431, 459, 521, 527, False), (445, 448, 517, 538, False)],
+    [(431, 462, 464, 527, False), (456, 446, 528, 535, False)],
+    [(431, 460, 516, 527, False), (488, 439, 561, 525, False)],
+    [(431, 458, 521, 527, False), (536, 424, 609, 509, False)],
+    [(431, 458, 521, 527, False), (588, 404, 660, 489, False)],
+    [(431, 458, 521, 527, False), (639, 378, 711, 468, False)],
+    [(431, 458, 521, 527, False), (690, 355, 761, 445, False)],
+    [(431, 458, 521, 527, False), (740, 330, 810, 421, False)],
+]
+
+
+def test_a_race_seen_through_the_hands_makes_both_plays_with_their_seats() -> None:
+    # Dee's card stops first and lies still for four frames; Cal's, landing beside it, is taken back
+    # at once. The first sightings of Cal's card leaving were joined to Dee's track, still waiting to
+    # confirm its rest: her play was lost (the referee heard only of Cal's). A card still for four
+    # sightings on a foundation and then moving has landed; it lands, then is lifted.
+    f2 = (479.0, 495.0)
+    recorded_from = 20
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), f2, 0, 10 * PERIOD, t)
+        out = [_whole("5H", _box(x, y))] if k < recorded_from + 20 else []
+        i = min(k - recorded_from, len(_SEED16_TWO_6H) - 1)
+        for x0, y0, x1, y1, whole in _SEED16_TWO_6H[max(0, i)]:
+            if i < len(_SEED16_TWO_6H) - 1 or x0 < 600:
+                out.append((_whole if whole else _part)("6H", (x0, y0, x1, y1)))
+        return out
+
+    events, _ = _film(scene, recorded_from + len(_SEED16_TWO_6H) + 20)
+    plays = [(e.seat, e.get("pile")) for e in _plays(events) if e.get("card") == "6H"]
+    assert plays == [("Dee", "F1"), ("Cal", "F1")]
+
+
+@pytest.mark.parametrize(("line_mm", "shift_mm"), [(20.0, 5.0), (40.0, 8.0)])
+def test_a_card_whose_trailing_side_stalls_under_a_hand_is_not_landed_and_lifted(
+    line_mm: float, shift_mm: float
+) -> None:
+    # Ana's AH slides up from her Nerts pile to a pile; for its last ten frames her hand hides all of it
+    # below a line (its trailing side stalls there while its leading side moves on: "still" on the side
+    # that moved least), and halfway the hand shifts. That is no card lying still and then taken back:
+    # it was landed 140-190 ms early (once with a second play), and must land once, when it stops.
+    f1 = LAYOUT.slots[(None, "foundation", 1)].pose
+    t_land = 40 * PERIOD + 5_000_000
+    rest = _box(f1.x, f1.y)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        b = _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (f1.x, f1.y), t_land - 400_000_000, t_land, t))
+        if 30 <= k < 40:
+            line = rest[3] + line_mm - (shift_mm if k >= 35 else 0.0)
+            return [_part("AH", (b[0], b[1], b[2], min(b[3], line)))]
+        return [_whole("AH", b)]
+
+    events, _ = _film(scene, 70)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH")]
+    assert abs(plays[0].t_ns - t_land) <= max(plays[0].err_ns, 2_000_000), (plays[0].t_ns - t_land) / 1e6
