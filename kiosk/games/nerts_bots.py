@@ -53,6 +53,8 @@ from kiosk.games.referee import LogHeader, RefereeReport, TableEvent, format_sec
 __all__ = ["BotPace", "TimedMove", "NertsBot", "SimulatedHand", "simulate_hand", "camera_events"]
 
 _MS = 1_000_000
+COUNT_DELAY_NS = 1_000 * _MS
+"""From the last card landing (or the stalemate) to the players' counts and the end of the hand."""
 _SOURCE_NAMES = {"N": "nerts", "W": "waste"}
 
 
@@ -369,7 +371,9 @@ def simulate_hand(
         heapq.heappush(queue, (t_land, seq, "land", b))
         seq += 1
     end = {"called": "call", "stalemate": "stalemate"}.get(hand.phase, "time")
-    t_end = max(t, events[-1].t_ns)
+    # The players count their cards once the table is still, not at the instant the last card lands:
+    # a card in the air at the call, timed by a camera a few ms late, must not land after the count.
+    t_end = max(t, events[-1].t_ns) + COUNT_DELAY_NS
     for s, name in enumerate(names):
         lay = hand.layouts[s]
         f = sum(1 for p in hand.order for c in p.cards if c.deck == s)
