@@ -267,7 +267,7 @@ def estimate_landing(
     ux, uy = robust_shift(ref.box, rb)
     n = math.hypot(ux, uy)
     if n < 3.0:
-        return first_rest.t_ns, max(MIN_ERR_NS, period)
+        return _partial_rest_interval(obs, rb) or (first_rest.t_ns, max(MIN_ERR_NS, period))
     ux, uy = ux / n, uy / n
 
     # On each axis, measure on a side the hand does not cover: one that did not change between the
@@ -422,7 +422,45 @@ def estimate_landing(
             other = fit(alone, min_px)
             if other[2] and (not best[2] or other[1] < best[1]):
                 best = other
+    if not best[2] and best[0] == first_rest.t_ns:
+        # No motion seen towards the resting box: it may be a part of the card (see below).
+        return _partial_rest_interval(obs, rb) or (best[0], best[1])
     return best[0], best[1]
+
+
+def _partial_rest_interval(obs: Sequence[Observation], rb: Box) -> tuple[int, int] | None:
+    """When a card rests seen only in part (a hand covered it as it stopped and uncovered another part
+    of it), the interval it landed in: from the last frame it was seen whole in motion to the first
+    sighting at its resting place; None when its resting box is not such a partial view.
+
+    Its resting box shares no side with its earlier views on the axis the hand moved along, so those
+    seem to move towards it, and the card would seem to land when it was first seen at rest.
+    """
+    at_rest = len(obs)
+    while at_rest > 1 and math.hypot(*robust_shift(obs[at_rest - 1].box, rb)) <= 2.0:
+        at_rest -= 1
+    if at_rest == len(obs) or at_rest <= 1:
+        return None
+    before = obs[:at_rest]
+    biggest = max(_area(o.box) for o in before[-10:])
+    if _area(rb) >= 0.7 * biggest:
+        return None
+    # The last pair of full views a frame or two apart that show it move: it landed after the first.
+    t_lo = None
+    for a, b in zip(reversed(before[:-1]), reversed(before[1:]), strict=True):
+        if (
+            b.frame - a.frame <= 2
+            and _area(a.box) >= 0.85 * biggest
+            and _area(b.box) >= 0.85 * biggest
+            and math.hypot(*robust_shift(a.box, b.box)) > 1.0
+        ):
+            t_lo = a.t_ns
+            break
+    t_hi = obs[at_rest].t_ns
+    if t_lo is None or t_hi <= t_lo:
+        return None
+    return (t_lo + t_hi) // 2, (t_hi - t_lo) // 2 + MODEL_ERR_NS
+
 
 class TableTracker:
     """Follows every face-up card over frames and reports landings (game-independent)."""
