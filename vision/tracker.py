@@ -287,6 +287,16 @@ def estimate_landing(
         else 4 - lead_y
     )
 
+    def spread(k: int) -> float:
+        return max(o.box[k] for o in rest) - min(o.box[k] for o in rest)
+
+    # A side that keeps changing while the card rests is being covered or uncovered (a hand drawing
+    # back off it): when the opposite side keeps still, that one is measured on.
+    if spread(sx) > 8.0 and 3.0 * spread(2 - sx) < spread(sx):
+        sx = 2 - sx
+    if spread(sy) > 8.0 and 3.0 * spread(4 - sy) < spread(sy):
+        sy = 4 - sy
+
     def when(o: Observation) -> int:
         if abs(uy) < 0.3:
             return o.t_ns
