@@ -93,6 +93,9 @@ card partly hidden by the hand that carries it strays from the model more often 
 simulated hands showed 85 % of errors within ``err``; with 4.5, 91 %)."""
 MODEL_ERR_NS = 500_000
 """Added to every fitted landing time's uncertainty: a real card does not stop exactly as the model says."""
+SIDE_RATIO = 3.0
+"""A leading side that changed this many times more than the opposite side between the card's stop
+and its final rest was being uncovered (a hand drawing back off it): the opposite side times the landing."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -272,20 +275,19 @@ def estimate_landing(
 
     # On each axis, measure on a side the hand does not cover: one that did not change between the
     # moment the card stopped (hand still on it) and its final rest (hand gone). If both sides kept
-    # still, the side facing the way it travelled.
+    # still, the side facing the way it travelled; if both changed, that side too unless it changed
+    # far more than the other (a pixel of noise on the other side is no motion).
     early = obs[max(0, len(obs) - rest_n - 3)]
     lead_x = 2 if ux > 0 else 0
     lead_y = 3 if uy > 0 else 1
-    sx = (
-        lead_x
-        if abs(early.box[lead_x] - rb[lead_x]) <= 0.75 or abs(early.box[2 - lead_x] - rb[2 - lead_x]) > 0.75
-        else 2 - lead_x
-    )
-    sy = (
-        lead_y
-        if abs(early.box[lead_y] - rb[lead_y]) <= 0.75 or abs(early.box[4 - lead_y] - rb[4 - lead_y]) > 0.75
-        else 4 - lead_y
-    )
+
+    def side(lead: int, other: int) -> int:
+        moved_lead = abs(early.box[lead] - rb[lead])
+        moved_other = abs(early.box[other] - rb[other])
+        return lead if moved_lead <= 0.75 or moved_other > max(0.75, moved_lead / SIDE_RATIO) else other
+
+    sx = side(lead_x, 2 - lead_x)
+    sy = side(lead_y, 4 - lead_y)
 
     def spread(k: int) -> float:
         return max(o.box[k] for o in rest) - min(o.box[k] for o in rest)
