@@ -96,6 +96,10 @@ MODEL_ERR_NS = 500_000
 SIDE_RATIO = 3.0
 """A leading side that changed this many times more than the opposite side between the card's stop
 and its final rest was being uncovered (a hand drawing back off it): the opposite side times the landing."""
+EXTRAPOLATION_ERR = 0.2
+"""Least ``err`` of a landing fitted across an unseen stretch, as a fraction of the time from the last
+sighting before the landing to the landing the fit puts there: the model bends off a real stop (the
+card touching down, a hand on it) more the further it runs unchecked."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -404,6 +408,10 @@ def estimate_landing(
             rw, rh = rb[2] - rb[0], rb[3] - rb[1]
             if abs(lb[2] - lb[0] - rw) > 0.25 * rw or abs(lb[3] - lb[1] - rh) > 0.25 * rh:
                 return (*fallback, False)
+            # Its landing is unseen: the model runs on unchecked from the last sighting before it, and a
+            # hand or the drop to the table bends that stretch off it in proportion to its length.
+            last_seen = max((t for t, _ in seq if t <= t_land), default=t_lo)
+            err = max(err, int(EXTRAPOLATION_ERR * (t_land - last_seen)))
             return t_land, max(MIN_ERR_NS, min(err, fallback[1])), True
         if not t_lo - MIN_ERR_NS <= t_land <= t_next + 3 * period:
             return (*fallback, False)
