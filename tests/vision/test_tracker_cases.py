@@ -110,6 +110,23 @@ def test_a_fast_throw_with_a_dropped_frame_is_followed_from_the_seat_it_left() -
     assert t_lift - PERIOD <= t_lift_seen <= t_lift + PERIOD
 
 
+def _ana_4h(t: int, pile: tuple[float, float], covered_at: int) -> list[CardSighting]:
+    """Ana's 4H, which starts the pile of the 5H races below: flown from her Nerts pile over the first
+    ten frames, then at rest on ``pile`` until a 5H covers it at ``covered_at``."""
+    if t < 12 * PERIOD:
+        return [_whole("4H", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), pile, 0, 10 * PERIOD, t)))]
+    return [_whole("4H", _box(*pile))] if t < covered_at else []
+
+
+def _assert_5h_race(events: list[TableEvent], ben_land: int, ana_land: int, max_err: int) -> None:
+    """Ben's 5H and then Ana's were played, each timed within its stated err (or 2 ms) of the truth."""
+    plays = [e for e in _plays(events) if e.get("card") == "5H"]
+    assert [e.seat for e in plays] == ["Ben", "Ana"]
+    for e, t_true in zip(plays, (ben_land, ana_land), strict=True):
+        assert abs(e.t_ns - t_true) <= max(e.err_ns, 2_000_000), (e.seat, (e.t_ns - t_true) / 1e6)
+        assert e.err_ns < max_err
+
+
 def test_a_race_card_landing_on_its_twin_keeps_its_own_track() -> None:
     # Ben's 5H lands on a pile, then Ana's 5H (another deck) lands on it 120 ms later, almost
     # centred on it but turned a little (a larger box): two plays, each at its own time.
@@ -154,10 +171,9 @@ def test_a_race_loser_that_stops_unseen_under_the_winners_hand_is_timed_by_its_m
     ana = (ben[1] + 150_000_000 - 280_000_000, ben[1] + 150_000_000)
 
     def scene(k: int, t: int) -> list[CardSighting]:
+        out = _ana_4h(t, pile, ben[1])
         if t < 12 * PERIOD:
-            x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), pile, 0, 10 * PERIOD, t)
-            return [_whole("4H", _box(x, y))]
-        out = [_whole("4H", _box(*pile))] if t < ben[1] else []
+            return out
         b = _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))
         a = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (pile[0] + 1, pile[1] + 1), *ana, t))
         if t < ana[1]:
@@ -167,11 +183,7 @@ def test_a_race_loser_that_stops_unseen_under_the_winners_hand_is_timed_by_its_m
         return out
 
     events, _ = _film(scene, 100)
-    plays = [e for e in _plays(events) if e.get("card") == "5H"]
-    assert [e.seat for e in plays] == ["Ben", "Ana"]
-    for e, t_true in zip(plays, (ben[1], ana[1]), strict=True):
-        assert abs(e.t_ns - t_true) <= max(e.err_ns, 2_000_000), (e.seat, (e.t_ns - t_true) / 1e6)
-        assert e.err_ns < 10_000_000
+    _assert_5h_race(events, ben[1], ana[1], max_err=10_000_000)
 
 
 def _qd_slid_under_work_pile_1(
@@ -365,21 +377,16 @@ def test_the_first_card_of_a_race_covered_just_after_it_stopped_still_lands(seen
     covered_from = ben[1] + seen_at_rest * PERIOD
 
     def scene(k: int, t: int) -> list[CardSighting]:
+        out = _ana_4h(t, pile, ben[1])
         if t < 12 * PERIOD:
-            x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), pile, 0, 10 * PERIOD, t)
-            return [_whole("4H", _box(x, y))]
-        out = [_whole("4H", _box(*pile))] if t < ben[1] else []
+            return out
         if t < covered_from:
             out.append(_whole("5H", _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))))
         a = _flight((ANA_WASTE.x, ANA_WASTE.y), (pile[0] + 7, pile[1] - 5), *ana, t)
         return [*out, _whole("5H", _box(*a))]
 
     events, _ = _film(scene, 90)
-    plays = [e for e in _plays(events) if e.get("card") == "5H"]
-    assert [e.seat for e in plays] == ["Ben", "Ana"]
-    for e, t_true in zip(plays, (ben[1], ana[1]), strict=True):
-        assert abs(e.t_ns - t_true) <= max(e.err_ns, 2_000_000), (e.seat, (e.t_ns - t_true) / 1e6)
-        assert e.err_ns < 20_000_000
+    _assert_5h_race(events, ben[1], ana[1], max_err=20_000_000)
 
 
 def test_a_misread_joined_to_a_nudged_pile_card_that_is_then_covered_is_no_play() -> None:
@@ -414,10 +421,9 @@ def test_a_race_loser_taken_back_at_once_still_landed(still_frames: int) -> None
     ana_rest = (pile[0] + 12, pile[1] + 9)
 
     def scene(k: int, t: int) -> list[CardSighting]:
+        out = _ana_4h(t, pile, ben[1])
         if t < 12 * PERIOD:
-            x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), pile, 0, 10 * PERIOD, t)
-            return [_whole("4H", _box(x, y))]
-        out = [_whole("4H", _box(*pile))] if t < ben[1] else []
+            return out
         out.append(_whole("5H", _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))))
         if t < back[0]:
             a = _flight((ANA_WASTE.x, ANA_WASTE.y), ana_rest, *ana, t)
@@ -426,11 +432,7 @@ def test_a_race_loser_taken_back_at_once_still_landed(still_frames: int) -> None
         return [*out, _whole("5H", _box(*a))]
 
     events, _ = _film(scene, 100)
-    plays = [e for e in _plays(events) if e.get("card") == "5H"]
-    assert [e.seat for e in plays] == ["Ben", "Ana"]
-    for e, t_true in zip(plays, (ben[1], ana[1]), strict=True):
-        assert abs(e.t_ns - t_true) <= max(e.err_ns, 2_000_000), (e.seat, (e.t_ns - t_true) / 1e6)
-        assert e.err_ns < 20_000_000
+    _assert_5h_race(events, ben[1], ana[1], max_err=20_000_000)
     assert [e for e in events if e.type == "move"] == []
 
 
