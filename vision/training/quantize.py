@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import shutil
 import sys
 import tempfile
 import time
@@ -36,7 +35,8 @@ from numpy.typing import NDArray
 
 from vision.errors import ModelError
 from vision.preprocess import CropSpec, detector_input, index_crops, normalise
-from vision.recognizer import MANIFEST, Recognizer, _read_manifest
+from vision.recognizer import MANIFEST, Recognizer, _manifest_thresholds, _read_manifest
+from vision.session import OnnxSession
 from vision.training.scenes import SceneConfig, render_scene
 
 __all__ = ["quantize_model", "main", "FIRST_SEED"]
@@ -116,9 +116,6 @@ class _Reader:
     def get_next(self) -> dict[str, NDArray[np.float32]] | None:
         return next(self._it, None)
 
-    def rewind(self) -> None:
-        """Not needed by MinMax calibration (one pass)."""
-
 
 def _quantize(source: Path, target: Path, input_name: str, xs: list[NDArray[np.float32]]) -> None:
     from onnxruntime.quantization import (
@@ -158,37 +155,30 @@ def quantize_model(model_dir: Path, scenes: int = 60, progress: bool = True) -> 
     path = model_dir / MANIFEST
     manifest = _read_manifest(model_dir)
     float_files = {key: _float_entry(manifest[key]) for key in ("detector", "classifier")}
-    with tempfile.TemporaryDirectory() as tmp:
-        # The float model, whatever the manifest points at now, reads the calibration scenes.
-        plain = Path(tmp) / "float"
-        plain.mkdir()
-        float_manifest = json.loads(json.dumps(manifest))
-        for key, (file, sha) in float_files.items():
-            if (model_dir / file).is_file():
-                shutil.copy(model_dir / file, plain / file)
-            float_manifest[key]["file"], float_manifest[key]["sha256"] = file, sha
-        (plain / MANIFEST).write_text(json.dumps(float_manifest), encoding="utf-8")
-        rec = Recognizer.load(plain)
-        det_in, crops = calibration_data(rec, scenes, progress)
-        for key, xs, input_name in (("detector", det_in, "image"), ("classifier", crops, "crops")):
-            file, sha = float_files[key]
-            target = model_dir / _int8_name(file)
-            if progress:
-                print(f"quantizing the {key} ({file} -> {target.name})", flush=True)
-            _quantize(plain / file, target, input_name, xs)
-            entry = manifest[key]
-            entry["file"], entry["sha256"], entry["bytes"] = (
-                target.name,
-                _sha256(target),
-                target.stat().st_size,
-            )
-            entry["float"] = {"file": file, "sha256": sha}
-            entry["quantized"] = {
-                "format": "onnxruntime QDQ: int8 weights per output channel, uint8 activations",
-                "calibration": f"MinMax over {scenes} training-design scenes (seeds from {FIRST_SEED:,})",
-                "float_layers": "the output layer",
-                "command": f"python -m vision.training.quantize --model {model_dir} --scenes {scenes}",
-            }
+    # The float model, whatever the manifest points at now, reads the calibration scenes.
+    sessions = {key: OnnxSession(model_dir / file, sha256=sha) for key, (file, sha) in float_files.items()}
+    rec = Recognizer(
+        sessions["detector"],
+        sessions["classifier"],
+        manifest["classifier"]["labels"],
+        _manifest_thresholds(manifest, path),
+    )
+    det_in, crops = calibration_data(rec, scenes, progress)
+    for key, xs, input_name in (("detector", det_in, "image"), ("classifier", crops, "crops")):
+        file, sha = float_files[key]
+        target = model_dir / _int8_name(file)
+        if progress:
+            print(f"quantizing the {key} ({file} -> {target.name})", flush=True)
+        _quantize(model_dir / file, target, input_name, xs)
+        entry = manifest[key]
+        entry["file"], entry["sha256"], entry["bytes"] = target.name, _sha256(target), target.stat().st_size
+        entry["float"] = {"file": file, "sha256": sha}
+        entry["quantized"] = {
+            "format": "onnxruntime QDQ: int8 weights per output channel, uint8 activations",
+            "calibration": f"MinMax over {scenes} training-design scenes (seeds from {FIRST_SEED:,})",
+            "float_layers": "the output layer",
+            "command": f"python -m vision.training.quantize --model {model_dir} --scenes {scenes}",
+        }
     path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
 

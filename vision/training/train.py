@@ -326,14 +326,9 @@ def main(argv: list[str] | None = None) -> int:
         "1.4 m shows cards about 70 px tall)",
     )
     args = p.parse_args(argv)
-    scene = SceneConfig(layouts=(2, 3, 3, 4, 5))
-    if args.card_height is not None:
-        low, high = args.card_height
-        if not 10 <= low < high:
-            p.error("--card-height needs 10 <= LOW < HIGH")
-        scene = replace(scene, card_height=(low, high))
+    if args.card_height is not None and not 10 <= args.card_height[0] < args.card_height[1]:
+        p.error("--card-height needs 10 <= LOW < HIGH")
     cfg = TrainConfig(
-        scene=scene,
         steps=args.steps,
         batch=args.batch,
         seed=args.seed,
@@ -344,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
         lr=args.lr,
         crops=args.crops,
     )
+    if args.card_height is not None:
+        cfg.scene = replace(cfg.scene, card_height=tuple(args.card_height))
     train(cfg, args.work, args.out, init=args.init)
     return 0
 
