@@ -13,7 +13,16 @@ Glossary:
   ``b`` is 1000 ns per µs times ``1 + drift`` (crystals differ by tens of ppm).
 - *residual*: the RMS distance of the samples used from the line; the error of a
   mapped time (``t_err_ns``) is twice the fit's standard error at that time plus
-  a floor for what no fit sees (interrupt latency, the 1 µs tick).
+  a floor for what no fit sees (interrupt latency, the 1 µs tick). It is a
+  statistic (about 95 % once the fit has many samples, less with the first few).
+- *bound*: the error a mapped time cannot exceed (:meth:`ClockFit.bound_ns`).
+  The board really read ``mcu_rx`` after ``host_tx`` and ``mcu_tx`` before
+  ``host_rx``, so a midpoint is off by at most half its round trip (plus a
+  tick); the fitted time is a fixed weighted sum of the midpoints, so its error
+  is at most the same weighted sum of those halves. It holds for certain while
+  the two clocks' rates keep a constant ratio over the samples used (with the
+  nominal slope: differ by at most ``max_drift_ppm``); a host clock slewed hard
+  by NTP, or a board clock that jumps, breaks it.
 
 The fit is least squares over a sliding window of recent samples, keeping the
 half with the shortest round trips: a short round trip cannot hide a large
@@ -65,9 +74,12 @@ class ClockFit:
     """A fitted line from board µs to host ns, with what is needed to state its error.
 
     >>> fit = ClockFit(mcu_ref_us=1_000, host_ref_ns=5_000_000.0, ns_per_us=1000.05, residual_ns=80.0,
-    ...                samples=8, mcu_mean_us=1_000.0, sxx=1e12, floor_ns=20_000)
+    ...                samples=2, mcu_mean_us=1_000.0, sxx=1e12, floor_ns=20_000,
+    ...                anchors=((0.0, 300_000.0), (2_000.0, 500_000.0)), max_drift_ppm=200.0)
     >>> fit.to_host_ns(2_000), round(fit.drift_ppm, 1)
     (6000050, -50.0)
+    >>> fit.bound_ns(1_000)  # at the samples' mean board time: the mean of their half round trips
+    420000
     """
 
     mcu_ref_us: int
@@ -81,6 +93,10 @@ class ClockFit:
     sxx: float
     """Sum of squared deviations of the samples' board times (µs²); 0 when the slope was not fitted."""
     floor_ns: int
+    anchors: tuple[tuple[float, float], ...]
+    """Per sample used: its board midpoint (µs) and how far its host midpoint can be off (ns), at most."""
+    max_drift_ppm: float
+    """The most the clocks' rates may differ while the slope is nominal (it bounds what that costs)."""
 
     @property
     def drift_ppm(self) -> float:
@@ -99,6 +115,37 @@ class ClockFit:
             spread += (mcu_us - self.mcu_mean_us) ** 2 / self.sxx
         return self.floor_ns + int(math.ceil(2 * self.residual_ns * math.sqrt(spread)))
 
+    def bound_ns(self, mcu_us: int) -> int:
+        """The most the mapped time of ``mcu_us`` can be off, ns: a worst case, not a statistic.
+
+        The fitted time is ``sum(c_i * y_i)`` over the samples' host midpoints
+        ``y_i``, with least-squares weights ``c_i`` that depend only on the board
+        times; those weights reproduce any straight line exactly, so the error is
+        ``sum(c_i * e_i)``, where ``e_i`` is how far midpoint i is off (at most its
+        anchor's half-width). With the nominal slope, an unknown drift of up to
+        :attr:`max_drift_ppm` adds its slope error times the distance from the
+        samples' mean. The floor (interrupt latency, the event's own tick) is added
+        as in :meth:`error_ns`. See the module's glossary for when it holds.
+        """
+        n = len(self.anchors)
+        if n == 0:
+            raise ValueError("a fit without anchors (its samples' round trips) cannot bound its error")
+        worst = 0.0
+        for mcu_mid_us, half_ns in self.anchors:
+            weight = 1.0 / n
+            if self.sxx > 0:
+                weight += (mcu_us - self.mcu_mean_us) * (mcu_mid_us - self.mcu_mean_us) / self.sxx
+            worst += abs(weight) * half_ns
+        if self.sxx <= 0:
+            worst += _slope_error_ns_per_us(self.max_drift_ppm) * abs(mcu_us - self.mcu_mean_us)
+        return self.floor_ns + int(math.ceil(worst))
+
+
+def _slope_error_ns_per_us(max_drift_ppm: float) -> float:
+    """How far the true ns-per-µs can be from the nominal 1000 when the rates differ by ``max_drift_ppm``."""
+    drift = max_drift_ppm * 1e-6
+    return NS_PER_US * drift / (1 - drift)
+
 
 class ClockSync:
     """Collects ping-pong samples and fits the board-to-host clock mapping.
@@ -106,12 +153,16 @@ class ClockSync:
     ``window`` samples are kept; the ``keep`` fraction with the shortest round
     trips is fitted. The slope is fitted once the kept samples span
     ``min_span_s`` seconds of board time, before that it is nominal (1000 ns per µs).
+    ``max_drift_ppm`` is the most the board's and the host's clock rates can differ
+    (crystals are specified to tens of ppm); only :meth:`ClockFit.bound_ns` uses it.
     """
 
     def __init__(self, *, window: int = 128, keep: float = 0.25, min_samples: int = 4,
-                 min_span_s: float = 2.0, floor_ns: int = 20_000) -> None:
+                 min_span_s: float = 2.0, floor_ns: int = 20_000, max_drift_ppm: float = 200.0) -> None:
         if not 0 < keep <= 1:
             raise ValueError(f"keep must be in (0, 1], not {keep!r}")
+        if not 0 <= max_drift_ppm < 1e6:
+            raise ValueError(f"max_drift_ppm must be in [0, 1e6), not {max_drift_ppm!r}")
         if window < min_samples or min_samples < 1:
             raise ValueError(f"need window ({window}) >= min_samples ({min_samples}) >= 1")
         self.window = window
@@ -119,6 +170,7 @@ class ClockSync:
         self.min_samples = min_samples
         self.min_span_s = min_span_s
         self.floor_ns = floor_ns
+        self.max_drift_ppm = max_drift_ppm
         self._samples: deque[SyncSample] = deque(maxlen=window)
         self._fit: ClockFit | None = None
 
@@ -160,6 +212,24 @@ class ClockSync:
             raise NotSyncedError(f"no clock fit yet ({len(self._samples)} of {self.min_samples} samples)")
         return fit.to_host_ns(mcu_us), fit.error_ns(mcu_us)
 
+    def bound_ns(self, mcu_us: int) -> int:
+        """The most the time :meth:`to_host` maps ``mcu_us`` to can be off (:meth:`ClockFit.bound_ns`)."""
+        fit = self._fit
+        if fit is None:
+            raise NotSyncedError(f"no clock fit yet ({len(self._samples)} of {self.min_samples} samples)")
+        return fit.bound_ns(mcu_us)
+
+    def _half_width_ns(self, sample: SyncSample) -> float:
+        """How far the sample's host midpoint can be from the host time of its board midpoint.
+
+        Half the round trip, where the board's turnaround counts at the true rate
+        (up to ``max_drift_ppm`` off nominal), plus one tick: a board reading of
+        ``k`` µs was taken up to 1 µs after the clock reached ``k``.
+        """
+        slope_error = _slope_error_ns_per_us(self.max_drift_ppm)
+        turnaround_us = max(0, sample.mcu_tx_us - sample.mcu_rx_us)
+        return (sample.rtt_ns + slope_error * turnaround_us) / 2 + NS_PER_US + slope_error
+
     def _compute(self) -> ClockFit:
         # Shortest round trips first; among equals, the newest (the line must reach the present).
         newest_first = list(reversed(self._samples))
@@ -193,4 +263,6 @@ class ClockSync:
             mcu_mean_us=x_mean + ref,
             sxx=sxx,
             floor_ns=self.floor_ns,
+            anchors=tuple((s.mcu_mid_us, self._half_width_ns(s)) for s in used),
+            max_drift_ppm=self.max_drift_ppm,
         )

@@ -70,6 +70,9 @@ class BridgeEvent:
     """Half-width of the time's uncertainty, ns."""
     approximate: bool = False
     """The edge was inside a debounce lockout; its time is the lockout's end."""
+    t_bound_ns: int | None = None
+    """The most ``t_ns`` can be off, ns: a worst case from the clock-sync round trips, where
+    ``t_err_ns`` is a statistic (:meth:`~firmware_bridge.clocksync.ClockFit.bound_ns`); None: not stated."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,15 +351,19 @@ class BridgeReader:
         board_hex = self._board[0].hex()
         for edge in self._held:
             t_ns, err_ns = self.sync.to_host(edge.t_us)
+            line_ns = t_ns
+            bound_ns = self.sync.bound_ns(edge.t_us)
             if edge.approximate:
                 err_ns += 20_000_000
+                bound_ns += 20_000_000
             if self._last_out is not None and edge.t_us > self._last_out[0] and t_ns <= self._last_out[1]:
                 # A refit moved the line back: keep the board's order, and its gap.
                 t_ns = self._last_out[1] + (edge.t_us - self._last_out[0]) * 1000
+            bound_ns += abs(t_ns - line_ns)  # the worst case is about the fitted line's time
             if self._last_out is None or edge.t_us >= self._last_out[0]:
                 self._last_out = (edge.t_us, t_ns)
             self.on_event(BridgeEvent(board_hex, self._board[1], edge.event_seq, edge.input, edge.active,
-                                      edge.t_us, t_ns, err_ns, edge.approximate))
+                                      edge.t_us, t_ns, err_ns, edge.approximate, bound_ns))
         self._expected += len(self._held)
         self._set(events=self._health.events + len(self._held))
         self._held.clear()
