@@ -32,6 +32,9 @@ Glossary:
   hidden stretch may still creep for a few frames, so the fit may end up to three frames after that.
   A race loser that vanished under the winner's hand, the winner already at rest there, has no later
   bound but its own slowing motion: its fit to the winner's place may reach past the frame after.
+  A card never slides past its resting place, so a side seen in flight further on than where it rests
+  was covered at rest (a hand, the next card): the opposite side is measured on, or when that one was
+  covered in flight, the place where the side stops is fitted as a further unknown.
 
 Nerts (``rules/nerts.md`` §5, §6.1, §12): a card landing in the centre is a
 ``foundation_play`` by the seat whose layout it left (the seat zone it rested in, or failing
@@ -100,6 +103,12 @@ EXTRAPOLATION_ERR = 0.2
 """Least ``err`` of a landing fitted across an unseen stretch, as a fraction of the time from the last
 sighting before the landing to the landing the fit puts there: the model bends off a real stop (the
 card touching down, a hand on it) more the further it runs unchecked."""
+OVERSHOOT_PX = 2.0
+"""A card slides to rest without passing its resting place: a side seen in flight this much further on
+than where it rests was covered at rest (a hand, the next card), so its resting place is not known."""
+FREE_END_NS = 120_000_000
+"""How far back before its last sighting in motion a fit whose resting place is unknown reaches (the
+last stretch of the card's slowing)."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -303,6 +312,20 @@ def estimate_landing(
     if spread(sy) > 8.0 and 3.0 * spread(4 - sy) < spread(sy):
         sy = 4 - sy
 
+    # A side seen in flight past where it rests was covered at rest: the opposite side is measured on
+    # when it shows no such overshoot; else that axis's resting place is unknown (see below).
+    sgn_x, sgn_y = (1.0 if ux > 0 else -1.0), (1.0 if uy > 0 else -1.0)
+
+    def overshoot(k: int, sgn: float) -> float:
+        return max((sgn * (o.box[k] - rb[k]) for o in moving), default=0.0)
+
+    if abs(ux) >= 0.3 and overshoot(sx, sgn_x) > OVERSHOOT_PX >= overshoot(2 - sx, sgn_x):
+        sx = 2 - sx
+    if abs(uy) >= 0.3 and overshoot(sy, sgn_y) > OVERSHOOT_PX >= overshoot(4 - sy, sgn_y):
+        sy = 4 - sy
+    covered_x = abs(ux) >= 0.3 and overshoot(sx, sgn_x) > OVERSHOOT_PX
+    covered_y = abs(uy) >= 0.3 and overshoot(sy, sgn_y) > OVERSHOOT_PX
+
     def when(o: Observation) -> int:
         if abs(uy) < 0.3:
             return o.t_ns
@@ -327,6 +350,8 @@ def estimate_landing(
 
         # How much the leading side wobbles at rest sets what counts as still moving.
         still = [togo(o) for o in rest]
+        # A resting sighting a few pixels off has a side covered for a moment: no measure of the wobble.
+        still = [v for v in still if abs(v) <= OUTLIER_PX] or still
         wobble = math.sqrt(sum(v * v for v in still) / len(still)) if still else 0.0
         min_px = max(min_px, 3.0 * wobble)
         # A card slowing to rest only ever gets closer: a sighting further from the rest than an earlier
@@ -427,6 +452,19 @@ def estimate_landing(
         ref = widths[len(widths) // 2] if widths else 0.0
         return lambda o: o.box[axis + 2] - o.box[axis] >= ref - max(2.0, 0.06 * ref)
 
+    if covered_x != covered_y:
+        # One axis's resting place is unknown: the slowing of its side is fitted with the place where it
+        # stops as a further unknown, and the other axis (when the card moved along it) is fitted alone
+        # as usual; the fit claiming the least error wins.
+        k, sgn = (sx, sgn_x) if covered_x else (sy, sgn_y)
+        candidates = [c for c in (_free_end_fit(moving, k, sgn),) if c is not None]
+        if abs(uy if covered_x else ux) >= 0.3:
+            ko, sgno = (sy, sgn_y) if covered_x else (sx, sgn_x)
+            alone_fit = fit(lambda o: sgno * (rb[ko] - o.box[ko]), min_px)
+            if alone_fit[2]:
+                candidates.append((alone_fit[0], alone_fit[1]))
+        if candidates:
+            return min(candidates, key=lambda c: c[1])
     best = fit(togo, min_px)
     other = fit(togo, min_px, when, full(1 if abs(uy) >= abs(ux) else 0))
     if other[2] and (not best[2] or other[1] < best[1]):
@@ -434,7 +472,6 @@ def estimate_landing(
     if abs(ux) >= 0.3 and abs(uy) >= 0.3:
         # Moving on both axes: a hand may cover one chosen side in flight (its box then shrinks
         # there). Each axis alone is fitted too, and the fit that claims the least error is kept.
-        sgn_x, sgn_y = (1.0 if ux > 0 else -1.0), (1.0 if uy > 0 else -1.0)
         for alone in (
             lambda o: sgn_x * (rb[sx] - o.box[sx]),
             lambda o: sgn_y * (rb[sy] - o.box[sy]),
@@ -446,6 +483,57 @@ def estimate_landing(
         # No motion seen towards the resting box: it may be a part of the card (see below).
         return _partial_rest_interval(obs, rb) or (best[0], best[1])
     return best[0], best[1]
+
+
+def _free_end_fit(moving: Sequence[Observation], k: int, sgn: float) -> tuple[int, int] | None:
+    """The landing of a card whose resting place on box side ``k`` is unknown (covered at rest), from that
+    side's last stretch in flight alone: ``(t_ns, err_ns)``, or None when too little of it was seen.
+
+    The side's position ``p`` (pixels, ``sgn`` turning it to grow the way the card travels) follows
+    ``p_end - c * (t_land - t)²`` until the landing and ``p_end`` after it: for each ``t_land`` on a grid
+    of half milliseconds, ``p_end`` and ``c`` are a linear least-squares fit, and the landing with the
+    least squared residual wins; ``err`` spans the landings whose residual is within one noise variance
+    of the least. A sighting behind an earlier one had that side covered by the hand: left out.
+    """
+    pts: list[tuple[int, float]] = []
+    reached = -math.inf
+    for o in moving:
+        p = sgn * o.box[k]
+        if p < reached - 1.0:
+            continue
+        reached = max(reached, p)
+        pts.append((o.row_t_ns(o.box[k]) if k in (1, 3) else o.t_ns, p))
+    t_end = pts[-1][0] if pts else 0
+    pts = [q for q in pts if t_end - q[0] <= FREE_END_NS]
+    if len(pts) < 4:
+        return None
+    ts = [(t - t_end) / 1e9 for t, _ in pts]
+    ps = [p for _, p in pts]
+    n, sp = len(ps), sum(ps)
+    fits: list[tuple[float, float, float]] = []
+    for step in range(-160, 81):
+        t_land = step * 0.0005
+        g = [max(0.0, t_land - t) ** 2 for t in ts]
+        sg, sgg = sum(g), sum(x * x for x in g)
+        sgp = sum(x * p for x, p in zip(g, ps, strict=True))
+        det = n * sgg - sg * sg
+        if det <= 1e-18:
+            continue
+        p_end = (sgg * sp - sg * sgp) / det
+        c = (sg * sp - n * sgp) / det
+        if c <= 0:
+            continue  # not slowing towards a stop
+        rss = sum((p_end - c * x - p) ** 2 for x, p in zip(g, ps, strict=True))
+        fits.append((rss, t_land, p_end))
+    if not fits:
+        return None
+    rss, t_land, p_end = min(fits)
+    if p_end < max(ps) - 1.0:
+        return None
+    var = max(SIDE_NOISE_PX**2, (2 * PRIOR_NOISE_PX**2 + rss) / (2 + max(0, n - 3)))
+    near = [t for r, t, _ in fits if r <= rss + var]
+    sigma = (max(near) - min(near)) / 2
+    return t_end + int(round(t_land * 1e9)), max(MIN_ERR_NS, int(COVERAGE * sigma * 1e9) + MODEL_ERR_NS)
 
 
 def _partial_rest_interval(obs: Sequence[Observation], rb: Box) -> tuple[int, int] | None:

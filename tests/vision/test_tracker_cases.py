@@ -528,3 +528,33 @@ def test_a_card_whose_trailing_side_stalls_under_a_hand_is_not_landed_and_lifted
     plays = _plays(events)
     assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH")]
     assert abs(plays[0].t_ns - t_land) <= max(plays[0].err_ns, 2_000_000), (plays[0].t_ns - t_land) / 1e6
+
+
+@pytest.mark.parametrize(("covered_mm", "phase_ns"), [(4.0, 0), (6.0, 7_000_000), (5.0, 12_000_000)])
+def test_a_card_whose_leading_side_is_covered_at_rest_is_timed_by_its_slowing(
+    covered_mm: float, phase_ns: int
+) -> None:
+    # Ana's 2H slides from her waste onto the AH of a pile (left and up), her hand holding its trailing
+    # end (its right and bottom sides hidden in flight). As it stops, another hand covers its leading left
+    # edge: at rest the box ends a few mm short of where the card's edge came to. Measured against that
+    # resting box, the card seemed to reach its rest frames early (seeds 13, 16: 11-18 ms early with a
+    # 4-6 ms err); a side seen in flight past its resting place was covered at rest.
+    t_land = 60 * PERIOD + phase_ns
+    t_lift = t_land - 380_000_000
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        a = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)
+        out = [_whole("AH", _box(*a))] if t < t_land - 60_000_000 else []
+        b = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), t_lift, t_land, t))
+        if t <= t_lift:
+            return [*out, _whole("2H", b)]
+        if t <= t_land:
+            return [*out, _part("2H", (b[0], b[1], b[2] - 14.0, b[3] - 9.0))]
+        return [*out, _part("2H", (b[0] + covered_mm, b[1], b[2], b[3]))]
+
+    events, _ = _film(scene, 100)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH"), ("Ana", "2H")]
+    two = plays[-1]
+    assert abs(two.t_ns - t_land) <= max(two.err_ns, 2_000_000), ((two.t_ns - t_land) / 1e6, two.err_ns / 1e6)
+    assert two.err_ns < 15_000_000
