@@ -369,6 +369,20 @@ def estimate_landing(
         last_far = max((i for i, (_, d) in enumerate(seq[: len(moving)]) if d > min_px), default=None)
         if last_far is None:
             return first_rest.t_ns, max(MIN_ERR_NS, period), False
+        for _ in range(2):
+            # A last sighting barely past the threshold, after the card's slowing (its two sightings before,
+            # in sight since) had already brought it to rest, shows only the boxes' noise: not motion.
+            far = [i for i in range(last_far) if seq[i][1] > min_px]
+            if len(far) < 2 or seq[last_far][1] > 2 * min_px:
+                break
+            (ta, da), (tb, db) = seq[far[-2]], seq[far[-1]]
+            seen = [seq[i][0] for i in range(far[-1], last_far + 1)]
+            hidden_since = any(b - a > 5 * period // 2 for a, b in zip(seen, seen[1:], strict=False))
+            if da <= db or tb <= ta or hidden_since:
+                break
+            if tb + math.sqrt(db) * (tb - ta) / (math.sqrt(da) - math.sqrt(db)) >= seq[last_far][0]:
+                break
+            last_far = far[-1]
         t_lo = seq[last_far][0]
         t_next = seq[last_far + 1][0] if last_far + 1 < len(seq) else t_lo + period
         used = [
