@@ -441,11 +441,14 @@ def estimate_landing(
         if hidden:
             if not t_lo - MIN_ERR_NS <= t_land <= t_next + 3 * period:
                 return (*fallback, False)
-            # The fit runs up to a resting place it never saw it reach: trust it only if the card shows
-            # the same size there as in flight (else the resting box is another part of it, or another card).
+            # The fit runs up to a resting place it never saw it reach: trust it unless the card shows
+            # another size there on both axes (a corner of it, or another card). A box shorter along one
+            # axis only is the card with one end under a hand or a card; a side measured on that is cut
+            # there shows as one its flight passed (OVERSHOOT_PX), and the unseen stretch's err covers
+            # the rest.
             lb = obs[last_far].box
             rw, rh = rb[2] - rb[0], rb[3] - rb[1]
-            if abs(lb[2] - lb[0] - rw) > 0.25 * rw or abs(lb[3] - lb[1] - rh) > 0.25 * rh:
+            if abs(lb[2] - lb[0] - rw) > 0.25 * rw and abs(lb[3] - lb[1] - rh) > 0.25 * rh:
                 return (*fallback, False)
             # Its landing is unseen: the model runs on unchecked from the last sighting before it, and a
             # hand or the drop to the table bends that stretch off it in proportion to its length.

@@ -585,3 +585,33 @@ def test_a_sighting_of_a_card_at_rest_read_a_pixel_off_is_not_its_last_motion(
     assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH")]
     assert abs(plays[0].t_ns - t_land) <= max(plays[0].err_ns, 2_000_000), (plays[0].t_ns - t_land) / 1e6
     assert plays[0].err_ns < 10_000_000
+
+
+@pytest.mark.parametrize(("hidden_ns", "cut_mm"), [(120_000_000, 50.0), (100_000_000, 30.0)])
+def test_a_card_landing_unseen_and_seen_at_rest_with_one_end_covered_is_timed_by_its_flight(
+    hidden_ns: int, cut_mm: float
+) -> None:
+    # Ana's 2H slides from her waste onto the AH of a pile (left and up) and is hidden by her hand for the
+    # last stretch of its slide; at rest her hand still lies over its near (bottom) end, so only its far
+    # part shows: its box is shorter, but only along one axis. Its slowing, seen up to the hand, reaches the
+    # resting place of its far sides; the fit was refused for the box's other size and the landing put in
+    # the middle of the unseen stretch (seeds 3, 6: 40-60 ms early, 59 ms err).
+    t_land = 60 * PERIOD + 5_000_000
+    t_lift = t_land - 400_000_000
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        a = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)
+        out = [_whole("AH", _box(*a))] if t < t_land - 200_000_000 else []
+        b = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), t_lift, t_land, t))
+        if t <= t_land - hidden_ns:
+            return [*out, _whole("2H", b)]
+        if t <= t_land + 2 * PERIOD:
+            return out
+        return [*out, _part("2H", (b[0], b[1], b[2], b[3] - cut_mm))]
+
+    events, _ = _film(scene, 110)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH"), ("Ana", "2H")]
+    two = plays[-1]
+    assert abs(two.t_ns - t_land) <= max(two.err_ns, 2_000_000), ((two.t_ns - t_land) / 1e6, two.err_ns / 1e6)
+    assert two.err_ns < 35_000_000
