@@ -103,9 +103,10 @@ EXTRAPOLATION_ERR = 0.2
 """Least ``err`` of a landing fitted across an unseen stretch, as a fraction of the time from the last
 sighting before the landing to the landing the fit puts there: the model bends off a real stop (the
 card touching down, a hand on it) more the further it runs unchecked."""
-OVERSHOOT_PX = 2.0
+OVERSHOOT_PX = 1.5
 """A card slides to rest without passing its resting place: a side seen in flight this much further on
-than where it rests was covered at rest (a hand, the next card), so its resting place is not known."""
+than where it rests was covered at rest (a hand, the next card), so its resting place is not known.
+About three standard deviations of a sighting's side less its resting place, for box sides noisy by 0.4 px."""
 FREE_END_NS = 120_000_000
 """How far back before its last sighting in motion a fit whose resting place is unknown reaches (the
 last stretch of the card's slowing)."""
