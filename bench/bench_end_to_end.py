@@ -221,6 +221,14 @@ def main() -> int:
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument(
+        "--closer-every",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the recognizer's closer look at small cards on one frame in N (default: as kiosk track "
+        "does; 0: never)",
+    )
+    ap.add_argument(
         "--designs",
         choices=("heldout", "train"),
         default="heldout",
@@ -235,13 +243,20 @@ def main() -> int:
     recognizer = None
     if args.sightings == "recognizer":
         from vision.errors import ModelError
-        from vision.recognizer import Recognizer
+        from vision.game_faces import game_faces
+        from vision.recognizer import VIDEO_CLOSER_EVERY, Recognizer
 
         try:
-            recognizer = Recognizer.load(args.model_dir, threads=1)
+            loaded = Recognizer.load(args.model_dir, threads=1)
         except ModelError as exc:
             print(f"bench_end_to_end: {exc}", file=sys.stderr)
             return 2
+        # As kiosk track reads a video: the game's deck only, the closer look on some frames.
+        loaded = loaded.only(game_faces(args.game, {}))
+        every = VIDEO_CLOSER_EVERY if args.closer_every is None else args.closer_every
+        loaded.closer_every = max(1, every)
+        loaded.closer_cards = loaded.closer_cards if every else 0
+        recognizer = loaded
     if args.game in ("smear", "kierki"):
         return trick_main(args, camera, recognizer)
     scores: list[HandScore] = []
@@ -281,6 +296,7 @@ def main() -> int:
     print(
         f"command: python bench/bench_end_to_end.py --hands {args.hands} --first-seed {args.first_seed} "
         f"--sightings {args.sightings}"
+        + (f" --closer-every {args.closer_every}" if args.closer_every is not None else "")
         + (f" --seconds {args.seconds}" if args.seconds else "")
         + (f" --designs {args.designs}" if args.designs != "heldout" else "")
         + (f" --model-dir {args.model_dir}" if args.model_dir else "")

@@ -26,14 +26,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.closer_look import Corner, closer_scale, corner_of, indices_on, tiles
 from vision.errors import ModelError
 from vision.events import BACK, UNKNOWN, CardSighting
 from vision.heads import CLASSIFIER_LABELS, NOT_INDEX
-from vision.postprocess import CardDet, IndexDet, decode_cards, decode_indices, group, softmax
+from vision.postprocess import CardDet, Group, IndexDet, decode_cards, decode_indices, group, softmax
 from vision.preprocess import CropSpec, detector_input, index_crops, normalise
 from vision.session import RESTORE_HINT, OnnxSession
 
-__all__ = ["Recognizer", "Thresholds", "DEFAULT_MODEL_DIR", "MANIFEST"]
+__all__ = ["Recognizer", "Thresholds", "DEFAULT_MODEL_DIR", "MANIFEST", "CLOSER_CARDS", "VIDEO_CLOSER_EVERY"]
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 """The shipped model; ``KIOSK_MODEL_DIR`` overrides it."""
@@ -64,6 +65,13 @@ CLOSEUP_TARGET = 90.0
 """Long side, in detector-input pixels, that a close-up's card is shrunk to (mid-range of training)."""
 CLOSEUP_SIDE = 224
 """Detector-input long side for the second look when the first named nothing."""
+CLOSER_CARDS = 16
+"""At most this many small face-up cards found without a sure reading get a closer look per frame
+(:mod:`vision.closer_look`), the strongest first: bounds the time a crowded frame takes."""
+VIDEO_CLOSER_EVERY = 4
+"""In video, the closer look is taken on one frame in four: a card at rest is seen again and again
+and the tracker votes over frames, so this keeps most of the gain for a quarter of the time (on a
+Nerts table, about 7 ms a frame when taken on every one; the camera's 60 fps leave 16.7 ms)."""
 
 
 def _manifest_thresholds(manifest: dict[str, Any], path: Path) -> Thresholds:
@@ -118,6 +126,12 @@ class Recognizer:
         self.faces: frozenset[str] | None = None
         """The faces it may name (:meth:`only`); ``None``: every face it knows."""
         self._face_mask: NDArray[np.float32] | None = None
+        self.closer_cards = CLOSER_CARDS
+        """Small face-up cards per frame that get a closer look when the detector found no sure
+        index on them (0: none; :mod:`vision.closer_look`)."""
+        self.closer_every = 1
+        """Take the closer look on one frame in this many (:data:`VIDEO_CLOSER_EVERY` for video)."""
+        self._frames = 0
 
     def only(self, faces: Collection[str] | None) -> Recognizer:
         """This recognizer (same loaded model), naming only ``faces``: the deck of the game in play
@@ -193,9 +207,12 @@ class Recognizer:
         return cards, idx
 
     def _classify(self, image: NDArray[np.uint8], idx: list[IndexDet]) -> NDArray[np.float32]:
-        if not idx:
-            return np.zeros((0, len(self.labels)), np.float32)
         specs = [CropSpec(i.cx, i.cy, i.up_x, i.up_y, i.width, i.height) for i in idx]
+        return self._classify_specs(image, specs)
+
+    def _classify_specs(self, image: NDArray[np.uint8], specs: list[CropSpec]) -> NDArray[np.float32]:
+        if not specs:
+            return np.zeros((0, len(self.labels)), np.float32)
         logits = self.classifier.run(normalise(index_crops(image, specs)))
         if logits.ndim != 2 or logits.shape[1] != len(self.labels):
             raise ModelError(
@@ -209,6 +226,7 @@ class Recognizer:
         Raises :class:`ValueError` for an array that is not such an image.
         """
         image = np.ascontiguousarray(image_bgr)
+        self._frames += 1
         cards, idx = self._detect(image, None)
         found = self._assemble(image, cards, idx)
         side = self.second_look(image.shape[:2], cards, found)
@@ -238,14 +256,19 @@ class Recognizer:
         probs = self._classify(image, idx)
         keep = [k for k in range(len(idx)) if probs[k, -1] < t.not_index]
         idx = [idx[k] for k in keep]
-        probs = probs[keep]
-        face = probs[:, :-1] if self._face_mask is None else probs[:, :-1] * self._face_mask
-        face = face / np.maximum(face.sum(axis=1, keepdims=True), 1e-9)
+        face = self._faces(probs[keep])
         labels = face.argmax(axis=1) if len(face) else np.zeros(0, np.int64)
         h, w = image.shape[:2]
+        groups = group(cards, idx, labels)
+        closer = {}
+        if self.closer_cards and self._frames % max(1, self.closer_every) == 0:
+            closer = self._look_closer(image, groups, idx, face)
         out: list[CardSighting] = []
-        for g in group(cards, idx, labels):
-            corners = tuple(_clip(idx[k].box(), w, h) for k in g.indices)
+        for n, g in enumerate(groups):
+            extra = closer.get(n, [])
+            corners = tuple(_clip(idx[k].box(), w, h) for k in g.indices) + tuple(
+                _clip(_spec_box(spec), w, h) for spec, _ in extra
+            )
             quad = None
             if g.card is not None:
                 q = g.card.quad()
@@ -266,10 +289,9 @@ class Recognizer:
             if g.card is not None and g.card.back and not g.indices:
                 out.append(CardSighting(BACK, g.card.score, box, quad, ()))
                 continue
-            if g.indices:
-                # Independent readings of the same card multiply: sum their log-probabilities.
-                logp = np.log(face[g.indices] + 1e-6).sum(axis=0)
-                p = softmax(logp.astype(np.float32))
+            readings = [face[k] for k in g.indices] + [row for _, row in extra]
+            if readings:
+                p = _combine(readings)
                 best = int(p.argmax())
                 score = float(p[best])
                 name = self.labels[best] if score >= t.unknown_below else UNKNOWN
@@ -279,6 +301,72 @@ class Recognizer:
             out.append(CardSighting(name, score, box, quad, corners))
         out.sort(key=lambda s: (round(s.center[1] / 20), s.center[0]))
         return out
+
+    def _faces(self, probs: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The classifier's face probabilities (its "not an index" column dropped), renormalised
+        over the faces the game's deck holds."""
+        face = probs[:, :-1] if self._face_mask is None else probs[:, :-1] * self._face_mask
+        out: NDArray[np.float32] = face / np.maximum(face.sum(axis=1, keepdims=True), 1e-9)
+        return out
+
+    def _look_closer(
+        self, image: NDArray[np.uint8], groups: list[Group], idx: list[IndexDet], face: NDArray[np.float32]
+    ) -> dict[int, list[tuple[CropSpec, NDArray[np.float32]]]]:
+        """Looks again, at a larger scale, at small face-up cards found without a sure reading
+        (:mod:`vision.closer_look`). Returns, for each such group, the crops of the indices found
+        on its card in corners it had none in, with their face probabilities."""
+        t = self.thresholds
+        todo: list[tuple[int, CardDet, set[Corner]]] = []
+        for n, g in enumerate(groups):
+            c = g.card
+            if c is None or c.back or closer_scale(c.long) is None:
+                continue
+            if g.indices and float(_combine([face[k] for k in g.indices]).max()) >= t.unknown_below:
+                continue
+            todo.append((n, c, {corner_of(c, idx[k].cx, idx[k].cy) for k in g.indices}))
+        # Bounded work per frame: the strongest card centres first.
+        todo = sorted(todo, key=lambda job: -job[1].score)[: self.closer_cards]
+        if not todo:
+            return {}
+        h, w = image.shape[:2]
+        found: list[IndexDet] = []
+        for tile in tiles([c for _, c, _ in todo], w, h):
+            x0, y0, x1, y1 = tile.box
+            x, scale = detector_input(np.ascontiguousarray(image[y0:y1, x0:x1]), tile.long_side)
+            for i in decode_indices(self.detector.run(x)[0], scale, t.index):
+                i.cx, i.cy, i.card_cx, i.card_cy = i.cx + x0, i.cy + y0, i.card_cx + x0, i.card_cy + y0
+                found.append(i)
+        jobs: list[tuple[int, Corner, IndexDet]] = []
+        for n, c, have in todo:
+            for i in indices_on(c, found):
+                corner = corner_of(c, i.cx, i.cy)
+                if corner not in have:
+                    jobs.append((n, corner, i))
+        specs = [CropSpec(i.cx, i.cy, i.up_x, i.up_y, i.width, i.height) for _, _, i in jobs]
+        probs = self._classify_specs(image, specs)
+        faces = self._faces(probs)
+        # Two peaks on one index are one reading, not two independent ones: they are averaged.
+        per_corner: dict[tuple[int, Corner], list[int]] = {}
+        for k, (n, corner, _) in enumerate(jobs):
+            if probs[k, -1] < t.not_index:
+                per_corner.setdefault((n, corner), []).append(k)
+        out: dict[int, list[tuple[CropSpec, NDArray[np.float32]]]] = {}
+        for (n, _), ks in per_corner.items():
+            top = max(ks, key=lambda k: jobs[k][2].score)
+            out.setdefault(n, []).append((specs[top], faces[ks].mean(axis=0)))
+        return out
+
+
+def _combine(readings: list[NDArray[np.float32]]) -> NDArray[np.float32]:
+    """One identity from independent readings of one card's indices: their log-probabilities add."""
+    logp = np.log(np.stack(readings) + 1e-6).sum(axis=0)
+    return softmax(logp.astype(np.float32))
+
+
+def _spec_box(spec: CropSpec) -> tuple[float, float, float, float]:
+    """The axis-aligned box of the index a crop was cut around."""
+    s = spec
+    return IndexDet(s.cx, s.cy, s.up_x, s.up_y, s.width, s.height, s.cx, s.cy, 0.0).box()
 
 
 def _named(s: CardSighting) -> bool:

@@ -41,7 +41,7 @@ from vision.events import CardSighting, Frame
 from vision.game_faces import game_faces
 from vision.gnoming_tracker import GnomingTracker
 from vision.layout import GnomingLayout, NertsLayout, RummyLayout, TrickLayout
-from vision.recognizer import Recognizer
+from vision.recognizer import VIDEO_CLOSER_EVERY, Recognizer
 from vision.rummy_tracker import RummyTracker
 from vision.tracker import NertsTracker
 from vision.trick_tracker import TrickTracker, kierki_fan_tan_deals
@@ -308,6 +308,7 @@ class FrameTracking:
         if isinstance(recognizer, Recognizer):
             # Only the faces of this game's deck (under its house options) can be on the table.
             recognizer = recognizer.only(game_faces(game, options))
+            recognizer.closer_every = VIDEO_CLOSER_EVERY
         self.recognizer = recognizer
         self.t0_ns = t0_ns
         self.pressed: list[TableEvent] = sorted((e for e in buttons if is_button(game, e)), key=_time)

@@ -289,10 +289,13 @@ def load_recognizer() -> tuple[Any, str]:
     """The shipped card recognizer, or None and why not (no model installed, no module)."""
     try:
         from vision.errors import ModelError
-        from vision.recognizer import Recognizer
+        from vision.recognizer import VIDEO_CLOSER_EVERY, Recognizer
     except ImportError as exc:
         return None, f"the card recognizer is not in this build ({exc.name})"
     try:
-        return Recognizer.load(), ""
+        recognizer = Recognizer.load()
     except (ModelError, OSError) as exc:
         return None, f"no recognizer model ({exc})"
+    # Frames of a video: the closer look at small cards on one in a few (see the constant).
+    recognizer.closer_every = VIDEO_CLOSER_EVERY
+    return recognizer, ""

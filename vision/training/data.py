@@ -37,7 +37,7 @@ def make_sample(seed: int, cfg: SceneConfig) -> Sample:
     h, w = scene.image.shape[:2]
     small = cv2.resize(scene.image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     t = detector_targets(scene, int(h / CELL), int(w / CELL))
-    crops, labels = classifier_samples(scene, random.Random(seed ^ 0x5EED))
+    crops, labels = classifier_samples(scene, random.Random(seed ^ 0x5EED), loose=cfg.loose_crops)
     return Sample(
         np.asarray(small, np.uint8),
         t.heat.astype(np.float16),

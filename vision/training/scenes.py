@@ -132,6 +132,9 @@ class SceneConfig:
     """Share of layouts dealt from the Gnoming deck."""
     layouts: tuple[int, ...] = (1, 2, 2, 3, 3, 4)
     """How many card groups a scene has (one picked at random)."""
+    loose_crops: float = 0.0
+    """Share of the classifier's index crops cut as loosely as the detector places small indices
+    (:data:`vision.training.targets.LOOSE_JITTER`) instead of the usual tight jitter."""
 
 
 @functools.lru_cache(maxsize=1500)

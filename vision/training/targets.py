@@ -154,11 +154,20 @@ def _jitter(rng: random.Random, spec: CropSpec, shift: float, scale: float, turn
     )
 
 
+TIGHT_JITTER = (0.08, 0.15, 0.15)
+"""How far an index crop is moved (fraction of the index's size), rescaled (log) and turned
+(radians) at most: a detector's placement of a well-seen index."""
+LOOSE_JITTER = (0.15, 0.28, 0.3)
+"""The same, as loose as the detector places a small index (cards about 60 px long): measured
+errors of a fifth of the index's size, a quarter of its scale and up to 0.25 rad."""
+
+
 def classifier_samples(
-    scene: Scene, rng: random.Random, per_index: int = 2
+    scene: Scene, rng: random.Random, per_index: int = 2, loose: float = 0.0
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """Returns classifier crops (N×32×32×3) and labels for a scene: jittered crops of every visible
-    index, and crops that are not an upright index (card interiors, table, turned or shifted indices)."""
+    index (a share ``loose`` of them cut with :data:`LOOSE_JITTER`), and crops that are not an upright
+    index (card interiors, table, turned or shifted indices)."""
     specs: list[CropSpec] = []
     labels: list[int] = []
     not_index = _LABEL_OF[NOT_INDEX]
@@ -174,7 +183,8 @@ def classifier_samples(
             base = CropSpec(cx, cy, ux, uy, iw, ih)
             sizes.append((iw, ih))
             for _ in range(per_index):
-                specs.append(_jitter(rng, base, 0.08, 0.15, 0.15))
+                spread = LOOSE_JITTER if loose and rng.random() < loose else TIGHT_JITTER
+                specs.append(_jitter(rng, base, *spread))
                 labels.append(_LABEL_OF[card.token])
             r = rng.random()
             if r < 0.25:

@@ -84,6 +84,7 @@ class TrainConfig:
             "closeup": self.scene.closeup,
             "hands": self.scene.hands,
             "gnoming": self.scene.gnoming,
+            "loose_crops": self.scene.loose_crops,
         }
         return d
 
@@ -325,7 +326,16 @@ def main(argv: list[str] | None = None) -> int:
         help="card heights in the 1280x720 scenes, pixels (default 55 160; a table filmed from "
         "1.4 m shows cards about 70 px tall)",
     )
+    p.add_argument(
+        "--loose-crops",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="share of classifier crops cut as loosely as the detector places small indices (default 0)",
+    )
     args = p.parse_args(argv)
+    if not 0.0 <= args.loose_crops <= 1.0:
+        p.error("--loose-crops needs a share between 0 and 1")
     if args.card_height is not None and not 10 <= args.card_height[0] < args.card_height[1]:
         p.error("--card-height needs 10 <= LOW < HIGH")
     cfg = TrainConfig(
@@ -341,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.card_height is not None:
         cfg.scene = replace(cfg.scene, card_height=tuple(args.card_height))
+    if args.loose_crops:
+        cfg.scene = replace(cfg.scene, loose_crops=args.loose_crops)
     train(cfg, args.work, args.out, init=args.init)
     return 0
 
