@@ -26,9 +26,10 @@ Glossary:
   the fit's spread (never less than :data:`MIN_ERR_NS`) and never outside the interval
   between the last moving and the first resting observation. Hands cover cards as they land, so
   sightings that read further from the rest than an earlier one are left out, a point far off the
-  line is dropped, and a card moving on both axes is also fitted on each axis alone (the fit
-  claiming the least error wins). Sightings narrower than the card mostly shows in flight have a side
-  covered (which one is unknown): the fit is also tried without them. A card seen again after a
+  line is dropped, and a card moving on both axes is also fitted on each axis alone. Sightings
+  narrower than the card mostly shows in flight have a side covered (which one is unknown): the fit
+  is also tried without them. The fit claiming the least error is kept, averaged with the fits that
+  agree with it within their errors (weighed by them). A card seen again after a
   hidden stretch may still creep for a few frames, so the fit may end up to three frames after that.
   A race loser that vanished under the winner's hand, the winner already at rest there, has no later
   bound but its own slowing motion: its fit to the winner's place may reach past the frame after.
@@ -483,20 +484,21 @@ def estimate_landing(
                 candidates.append((alone_fit[0], alone_fit[1]))
         if candidates:
             return min(candidates, key=lambda c: c[1])
-    best = fit(togo, min_px)
-    other = fit(togo, min_px, when, full(1 if abs(uy) >= abs(ux) else 0))
-    if other[2] and (not best[2] or other[1] < best[1]):
-        best = other
+    fits = [fit(togo, min_px), fit(togo, min_px, when, full(1 if abs(uy) >= abs(ux) else 0))]
     if abs(ux) >= 0.3 and abs(uy) >= 0.3:
         # Moving on both axes: a hand may cover one chosen side in flight (its box then shrinks
-        # there). Each axis alone is fitted too, and the fit that claims the least error is kept.
-        for alone in (
-            lambda o: sgn_x * (rb[sx] - o.box[sx]),
-            lambda o: sgn_y * (rb[sy] - o.box[sy]),
-        ):
-            other = fit(alone, min_px)
-            if other[2] and (not best[2] or other[1] < best[1]):
-                best = other
+        # there). Each axis alone is fitted too.
+        fits.append(fit(lambda o: sgn_x * (rb[sx] - o.box[sx]), min_px))
+        fits.append(fit(lambda o: sgn_y * (rb[sy] - o.box[sy]), min_px))
+    fitted = [f for f in fits if f[2]]
+    best = min(fitted, key=lambda f: f[1]) if fitted else fits[0]
+    if len(fitted) > 1:
+        # The fit claiming the least error is kept; the others that agree with it within their errors
+        # (no covered side spoiled them) measure the same landing with other noise: averaged with it,
+        # weighed by their errors. Its err stands (the fits share sightings).
+        agree = [f for f in fitted if abs(f[0] - best[0]) <= max(f[1], best[1])]
+        weight = sum(1.0 / f[1] ** 2 for f in agree)
+        best = (int(round(sum(f[0] / f[1] ** 2 for f in agree) / weight)), best[1], True)
     if not best[2] and best[0] == first_rest.t_ns:
         # No motion seen towards the resting box: it may be a part of the card (see below).
         return _partial_rest_interval(obs, rb) or (best[0], best[1])
