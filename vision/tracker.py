@@ -942,6 +942,20 @@ class TableTracker:
                     landing = self._settle(tr)
                     self._extend(tr, o)
                     return landing
+                put = still[-1]
+                if (
+                    tr.origin is None
+                    and self.layout.seat_of_point(put.x, put.y) is not None
+                    and _same_size(still[0].box, still[-1].box)
+                ):
+                    # Brought from the centre (a race loser taken back, §6.1), put down still in a seat's
+                    # layout and picked up again at once: it leaves from there, a card of that seat.
+                    tr.origin = self.place_of(put.x, put.y, tr)
+                    tr.origin_xy = (put.x, put.y)
+                    tr.lift_t = put.t_ns
+                    tr.moved_mm = 0.0
+                    tr.obs[:] = [o]
+                    return None
                 tr.obs.append(o)
                 return None
             tr.settle_count += 1

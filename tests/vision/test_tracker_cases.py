@@ -619,3 +619,34 @@ def test_a_card_landing_unseen_and_seen_at_rest_with_one_end_covered_is_timed_by
     two = plays[-1]
     assert abs(two.t_ns - t_land) <= max(two.err_ns, 2_000_000), ((two.t_ns - t_land) / 1e6, two.err_ns / 1e6)
     assert two.err_ns < 35_000_000
+
+
+def test_a_race_loser_put_back_in_its_layout_and_played_again_at_once_keeps_its_seat() -> None:
+    # Ben's 5H wins the race onto the pile; Ana's, 100 ms later, lies there until she takes it back to her
+    # waste, where it lies still for three frames (fewer than a landing waits for) and goes on at once to
+    # another pile. One track ran from the centre through her waste to that pile with no place it left: the
+    # play went to the seat its first sightings pointed at (seed 21's 2D: Ben's, not Cal's). Put down
+    # still in a seat's layout and picked up again, it leaves from there.
+    pile, other = (F0.x, F0.y), LAYOUT.slots[(None, "foundation", 1)].pose
+    ben = (20 * PERIOD + 4_000_000, 20 * PERIOD + 304_000_000)
+    ana = (ben[1] - 200_000_000, ben[1] + 100_000_000)
+    back = (ana[1] + 10 * PERIOD, ana[1] + 10 * PERIOD + 250_000_000)
+    again = (back[1] + 2 * PERIOD, back[1] + 2 * PERIOD + 300_000_000)
+    ana_rest = (pile[0] + 12, pile[1] + 9)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = _ana_4h(t, pile, ben[1]) + [_whole("4H", _box(other.x, other.y))]
+        if t < 12 * PERIOD:
+            return out
+        out.append(_whole("5H", _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))))
+        if t < back[0]:
+            a = _flight((ANA_WASTE.x, ANA_WASTE.y), ana_rest, *ana, t)
+        elif t < again[0]:
+            a = _flight(ana_rest, (ANA_WASTE.x, ANA_WASTE.y), *back, t)
+        else:
+            a = _flight((ANA_WASTE.x, ANA_WASTE.y), (other.x, other.y), *again, t)
+        return [*out, _whole("5H", _box(*a))]
+
+    events, _ = _film(scene, 140)
+    plays = [(e.seat, e.get("from")) for e in _plays(events) if e.get("card") == "5H"]
+    assert plays == [("Ben", "waste"), ("Ana", "waste"), ("Ana", "waste")]
