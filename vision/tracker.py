@@ -26,11 +26,12 @@ Glossary:
   the fit's spread (never less than :data:`MIN_ERR_NS`) and never outside the interval
   between the last moving and the first resting observation. Hands cover cards as they land, so
   sightings that read further from the rest than an earlier one are left out, a point far off the
-  line is dropped, and a card moving on both axes is also fitted on each axis alone. Sightings
-  narrower than the card mostly shows in flight have a side covered (which one is unknown): the fit
-  is also tried without them. The fit claiming the least error is kept, averaged with the fits that
-  agree with it within their errors (weighed by them). A card seen again after a
-  hidden stretch may still creep for a few frames, so the fit may end up to three frames after that.
+  line is dropped, and a card moving on both axes is also fitted on each axis alone (one moving
+  mostly along one axis, on that one alone). Sightings narrower than the card mostly shows in flight
+  have a side covered (which one is unknown): the fit is also tried without them. The fit claiming
+  the least error is kept, averaged with the fits that agree with it within their errors (weighed by
+  them). A card seen again after a hidden stretch may still creep for a few frames, so the fit may
+  end up to three frames after that.
   A race loser that vanished under the winner's hand, the winner already at rest there, has no later
   bound but its own slowing motion: its fit to the winner's place may reach past the frame after.
   A card never slides past its resting place, so a side seen in flight further on than where it rests
@@ -489,6 +490,12 @@ def estimate_landing(
         # Moving on both axes: a hand may cover one chosen side in flight (its box then shrinks
         # there). Each axis alone is fitted too.
         fits.append(fit(lambda o: sgn_x * (rb[sx] - o.box[sx]), min_px))
+        fits.append(fit(lambda o: sgn_y * (rb[sy] - o.box[sy]), min_px))
+    elif abs(ux) >= 0.3 and abs(uy) >= 0.1:
+        # Mostly along one axis: a side covered on the other still bends the distance a little; that
+        # axis alone is fitted too.
+        fits.append(fit(lambda o: sgn_x * (rb[sx] - o.box[sx]), min_px))
+    elif abs(uy) >= 0.3 and abs(ux) >= 0.1:
         fits.append(fit(lambda o: sgn_y * (rb[sy] - o.box[sy]), min_px))
     fitted = [f for f in fits if f[2]]
     best = min(fitted, key=lambda f: f[1]) if fitted else fits[0]

@@ -456,3 +456,38 @@ def test_fits_that_agree_are_averaged_not_the_one_claiming_least_error_alone() -
     ]
     t_land, err = estimate_landing(obs)
     assert abs(t_land) <= err, (t_land / 1e6, err / 1e6)
+
+
+def _mostly_sideways(t_land: int, *, covered: range, strip: float) -> list[Observation]:
+    """A card sliding right and a little up to a stop (global shutter, 60 fps). In the frames ``covered``
+    a hand over its top edge, the side leading on the y axis, hides a strip of it (``strip`` px, growing
+    to that over three frames), so the box's top side lags behind the card; by its rest the hand has gone."""
+    obs = []
+    decel = 4000.0  # px/s² along the path
+    ux, uy = 0.96, -0.28
+    rest = (400.0, 300.0)  # left and top edges at rest
+    for k in range(60):
+        t = int(k * 1e9 / 60)
+        dt = max(0.0, (t_land - t) / 1e9)
+        back = 0.5 * decel * dt * dt
+        x0, y0 = rest[0] - ux * back, rest[1] - uy * back
+        hidden = min(strip, strip * (k - covered.start + 1) / 3) if k in covered else 0.0
+        obs.append(Observation("5H", (x0, y0 + hidden, x0 + 46, y0 + 64), False, x0, y0, t, t, 0, 0, k))
+        if t > t_land + 90_000_000:
+            break
+    return obs
+
+
+@pytest.mark.parametrize(
+    ("covered", "strip"), [(range(21, 27), 12.0), (range(22, 28), 20.0), (range(20, 26), 8.0)]
+)
+def test_a_side_covered_on_the_minor_axis_does_not_spoil_the_landing_time(
+    covered: range, strip: float
+) -> None:
+    # Moving mostly along x, the card was fitted on both leading sides together only: its top side,
+    # lagging under the hand, bent the distance and the landing came out 6-33 ms late (or with a 43 ms
+    # err; seeds 14's 10D and 15's 5C: 22-27 ms late). The major axis alone gives it.
+    t_land = 500_000_000
+    t, err = estimate_landing(_mostly_sideways(t_land, covered=covered, strip=strip))
+    assert abs(t - t_land) <= max(err, 2_000_000), ((t - t_land) / 1e6, err / 1e6)
+    assert abs(t - t_land) < 4_000_000, (t - t_land) / 1e6
