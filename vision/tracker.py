@@ -1044,8 +1044,27 @@ class TableTracker:
             # card's final one was a partial view, the card still creeping under the hand: no stop.)
             t_land, err = stopped[0], stopped[1]
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
+        # Lifted from a place far off and seen since only about where it rests (its flight unseen, under
+        # the hand): as good as first seen at rest there, and it may be another card of its face that was
+        # lying there all along, taken for this one while the hand hid it.
+        seen_moving = not (
+            tr.origin_xy is not None
+            and tr.moved_mm < 30.0
+            and math.hypot(tr.origin_xy[0] - tr.rest_x, tr.origin_xy[1] - tr.rest_y)
+            > max(CARD_H_MM / 2, 2 * tr.moved_mm)
+        )
         landing = Landing(
-            tr.tid, tr.card, t_land, err, tr.rest_x, tr.rest_y, tr.origin, tr.origin_xy, tr.lift_t, path
+            tr.tid,
+            tr.card,
+            t_land,
+            err,
+            tr.rest_x,
+            tr.rest_y,
+            tr.origin,
+            tr.origin_xy,
+            tr.lift_t,
+            path,
+            seen_moving=seen_moving,
         )
         tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
         del tr.obs[:-n]

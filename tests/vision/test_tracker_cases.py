@@ -650,3 +650,35 @@ def test_a_race_loser_put_back_in_its_layout_and_played_again_at_once_keeps_its_
     events, _ = _film(scene, 140)
     plays = [(e.seat, e.get("from")) for e in _plays(events) if e.get("card") == "5H"]
     assert plays == [("Ben", "waste"), ("Ana", "waste"), ("Ana", "waste")]
+
+
+def test_a_piles_top_card_taken_for_its_twin_lifted_unseen_from_a_layout_is_no_play() -> None:
+    # Ben's AH starts a pile, seen at rest only in part (a hand over its lower right) when its place is
+    # fixed. Ana's own AH rests in her work pile 1. Later her hand covers that one, and the pile's AH
+    # shows with its top covered instead (at first its left side too): too far off its resting box to be
+    # it, so it is taken for Ana's AH, lifted under the hand and landed on the pile unseen (seed 27's
+    # 7D). A card whose flight went unseen and that ties with the pile's top is that top card seen
+    # again: no play.
+    work = LAYOUT.slots[("Ana", "work", 1)].pose
+    pile = min(
+        (s.pose for k, s in LAYOUT.slots.items() if k[0] is None),
+        key=lambda p: (p.x - work.x) ** 2 + (p.y - work.y) ** 2,
+    )
+    t_lift, t_land = 10 * PERIOD, 10 * PERIOD + 300_000_000
+    k_land = t_land // PERIOD + 1
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AH", _box(work.x, work.y))] if k < 70 else []
+        b = _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), (pile.x, pile.y), t_lift, t_land, t))
+        if k_land <= k < k_land + 12:
+            out.append(_part("AH", (b[0], b[1], b[2] - 20, b[3] - 40)))
+        elif k >= 70:
+            # The hand slides off its left side and stays over its top.
+            out.append(_part("AH", (b[0] + 12 * max(0, 72 - k), b[1] + 15, b[2], b[3])))
+        else:
+            out.append(_whole("AH", b))
+        return out
+
+    events, _ = _film(scene, 110)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ben", "AH")]
+    assert [e for e in events if e.type == "move"] == []
