@@ -702,13 +702,15 @@ class TableTracker:
                     # Cost: pixels between its box and where its motion so far puts that box now, side
                     # by side. A moving card that lands on a resting card of the same face (a race,
                     # §6.1) keeps its own track: the two boxes share nearly a centre, not their sides.
+                    # Its velocity from the sides that moved least: a side that a hand or the next card
+                    # of a block covered or uncovered is no motion (a centre shifted by it predicts a box
+                    # off the card, and a misread of another card there could take the track).
                     vx = vy = 0.0
                     if len(tr.obs) >= 2:
                         prev = tr.obs[-2]
-                        px, py = _centre(last.box)
-                        qx, qy = _centre(prev.box)
                         k = min(3.0, dt / max(1, last.t_ns - prev.t_ns))
-                        vx, vy = (px - qx) * k, (py - qy) * k
+                        sx, sy = robust_shift(prev.box, last.box)
+                        vx, vy = sx * k, sy * k
                     lb, ob = last.box, o.box
                     miss = (
                         abs(ob[0] - lb[0] - vx)

@@ -682,3 +682,31 @@ def test_a_piles_top_card_taken_for_its_twin_lifted_unseen_from_a_layout_is_no_p
     events, _ = _film(scene, 110)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ben", "AH")]
     assert [e for e in events if e.type == "move"] == []
+
+
+def test_a_misread_where_a_covered_side_points_does_not_take_a_landing_cards_track() -> None:
+    # Ana moves 8C from her waste onto the 9D of work pile 1. As it stops, her hand covers its trailing
+    # half: its box loses 30 mm on that side, so its centre jumps 15 mm on. The next frame another card
+    # there is read as 8C once, just where that jump, taken for motion, would carry the card (seed 22's
+    # block bottom 10S, its top covered by the 9H landing on it). The track follows the card, not the
+    # misread: a covered side is no motion.
+    dst = LAYOUT.slots[("Ana", "work", 1)]
+    d0, d1 = dst.card_pose(0), dst.card_pose(1)
+    t_lift, t_land = 20 * PERIOD, 20 * PERIOD + 300_000_000
+    k_land = t_land // PERIOD + 1
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("9D", _box(d0.x, d0.y))] if k < k_land else []
+        x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), (d1.x, d1.y), t_lift, t_land, t)
+        b = _box(x, y)
+        if k_land <= k < k_land + 12:
+            out.append(_part("8C", (b[0], b[1], b[2] - 30, b[3])))
+        else:
+            out.append(_whole("8C", b))
+        if k == k_land + 1:
+            out.append(_part("8C", (b[0] - 15, b[1], b[2] - 45, b[3])))
+        return out
+
+    events, _ = _film(scene, 90)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "8C", "waste", "work1")]
