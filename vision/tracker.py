@@ -722,11 +722,31 @@ class TableTracker:
         pairs.sort(key=lambda p: p[0])
         used_obs: set[int] = set()
         used_tr: set[int] = set()
-        for _, i, tr in pairs:
+        matched: list[tuple[float, int, Track]] = []
+        for c, i, tr in pairs:
             if i in used_obs or tr.tid in used_tr:
                 continue
             used_obs.add(i)
             used_tr.add(tr.tid)
+            matched.append((c, i, tr))
+        # The cheapest pair first is not always the cheapest whole: two cards of one face seen again after a
+        # hand hid both (a race) each lie off where its motion puts it, and the card nearer the other's
+        # guess would take its track, and the other that card's. Two matches whose exchange costs less
+        # in all are exchanged.
+        faces: dict[str, list[int]] = {}
+        for m, (_, _, tr) in enumerate(matched):
+            faces.setdefault(tr.card, []).append(m)
+        groups = [g for g in faces.values() if len(g) > 1]
+        cost = {(i, tr.tid): c for c, i, tr in pairs} if groups else {}
+        for group in groups:
+            for ga, a in enumerate(group):
+                for b in group[ga + 1 :]:
+                    ca, ia, ta = matched[a]
+                    cb, ib, tb = matched[b]
+                    cab, cba = cost.get((ia, tb.tid)), cost.get((ib, ta.tid))
+                    if cab is not None and cba is not None and cab + cba < ca + cb:
+                        matched[a], matched[b] = (cba, ib, ta), (cab, ia, tb)
+        for _, i, tr in matched:
             landing = self._extend(tr, obs[i])
             if landing is not None:
                 landings.append(landing)

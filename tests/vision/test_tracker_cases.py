@@ -710,3 +710,58 @@ def test_a_misread_where_a_covered_side_points_does_not_take_a_landing_cards_tra
     events, _ = _film(scene, 90)
     moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
     assert moves == [("Ana", "8C", "waste", "work1")]
+
+
+# Seed 16's two 6H racing to a pile, as boxes (a camera at 1 px per mm): Dee's, lying sideways, flies in
+# fast from the right; Cal's, upright, comes down from above, its last sighting a sliver past the hand.
+# Hands hide both for eight frames, in which Dee's lands (frame 19.9) and Cal's on it (frame 22.5).
+_DEE_6H = [
+    (993.6, 354.0, 1053.9, 399.3),
+    (923.6, 348.5, 984.9, 394.0),
+    (850.0, 344.1, 912.9, 388.6),
+    (777.2, 339.4, 840.0, 385.5),
+    (703.2, 336.8, 766.0, 381.9),
+    (627.7, 335.6, 691.3, 381.7),
+    (556.9, 334.0, 621.9, 381.0),
+    (498.3, 333.7, 562.7, 382.1),
+    (449.6, 334.8, 514.7, 380.3),
+]
+_CAL_6H = [
+    (742.9, 157.1, 788.8, 220.3),
+    (724.7, 165.6, 770.6, 229.4),
+    (699.3, 177.4, 745.7, 240.4),
+    (671.5, 190.4, 718.5, 254.8),
+    (643.4, 203.0, 691.1, 268.1),
+    (615.3, 217.0, 664.6, 280.4),
+    (587.4, 230.6, 636.5, 294.1),
+    (558.9, 243.6, 609.2, 307.0),
+    (531.1, 257.3, 582.2, 320.6),
+    (505.0, 269.4, 555.7, 333.3),
+    (481.1, 281.1, 533.0, 343.4),
+    (460.5, 291.0, 512.6, 353.6),
+    (442.2, 302.0, 492.9, 356.0),
+    (427.3, 309.7, 477.2, 359.1),
+    (413.2, 336.1, 462.9, 351.9),
+]
+_DEE_REST, _CAL_REST = (368.7, 337.0, 432.3, 382.0), (381.3, 330.7, 429.3, 392.0)
+
+
+def test_two_cards_of_a_race_seen_again_after_hands_hid_both_keep_their_own_tracks() -> None:
+    # Seen again at rest, each lies off where its motion puts it, and Cal's sliver points nearer Dee's
+    # card than Dee's own overshooting motion does: taking the cheapest pair first swapped the tracks,
+    # and Dee's sideways flight, fitted to Cal's upright resting box, was refused for a 75 ms err.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = []
+        if 8 <= k < 17:
+            out.append(_part("6H", _DEE_6H[k - 8]))
+        if 3 <= k < 18:
+            out.append(_part("6H", _CAL_6H[k - 3]))
+        if k >= 25:
+            out += [_part("6H", _DEE_REST), _part("6H", _CAL_REST)]
+        return out
+
+    events, tracker = _film(scene, 60)
+    landings = sorted((lnd.t_ns, lnd.err_ns) for lnd, _ in tracker.landings if lnd.card == "6H")
+    assert len(landings) == 2
+    for (t, err), truth in zip(landings, (19.9 * PERIOD, 22.5 * PERIOD), strict=True):
+        assert abs(t - truth) <= err < 40_000_000, ((t - truth) / 1e6, err / 1e6)
