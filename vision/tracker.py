@@ -245,6 +245,21 @@ def _same_size(a: Box, b: Box, tol: float = 0.1) -> bool:
     return abs(aw - bw) <= tol * max(aw, bw) and abs(ah - bh) <= tol * max(ah, bh)
 
 
+def _grown(rest: Box, whole: Box, tol: float) -> Box:
+    """A resting card's box, fixed while a hand covered part of it, grown to a later view of its whole
+    outline on each side where that one reaches over ``tol`` further out (covering only ever shrinks a box).
+
+    >>> _grown((0, 0, 60, 70), (0.5, 0, 60, 88), 1.0)
+    (0, 0, 60, 88)
+    """
+    return (
+        whole[0] if whole[0] < rest[0] - tol else rest[0],
+        whole[1] if whole[1] < rest[1] - tol else rest[1],
+        whole[2] if whole[2] > rest[2] + tol else rest[2],
+        whole[3] if whole[3] > rest[3] + tol else rest[3],
+    )
+
+
 def _area(b: Box) -> float:
     return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
 
@@ -923,6 +938,8 @@ class TableTracker:
         if tr.resting and tr.rest_box is not None:
             dx, dy = robust_shift(tr.rest_box, o.box)
             if math.hypot(dx, dy) <= 3 * self.rest_px or self._covered_at_rest(tr.rest_box, o):
+                if o.whole and math.hypot(dx, dy) <= self.rest_px:
+                    tr.rest_box = _grown(tr.rest_box, o.box, self.rest_px)
                 return None
             # It moved: lifted from where it rested.
             tr.resting = False

@@ -765,3 +765,28 @@ def test_two_cards_of_a_race_seen_again_after_hands_hid_both_keep_their_own_trac
     assert len(landings) == 2
     for (t, err), truth in zip(landings, (19.9 * PERIOD, 22.5 * PERIOD), strict=True):
         assert abs(t - truth) <= err < 40_000_000, ((t - truth) / 1e6, err / 1e6)
+
+
+def test_a_pile_card_fixed_at_rest_in_part_and_seen_whole_later_keeps_its_track() -> None:
+    # Ana's AH starts a pile; while it settles a hand covers its lower end, so its resting box is fixed
+    # 20 mm short. Seen whole afterwards, then a hand sweeps over it and draws back up, nudging it: first
+    # only its lower end shows, growing. Reaching past the short resting box, that view was too far off it and
+    # started a new track whose growing box "moved" and landed: a second AH on the pile, a tie
+    # (held-out seeds 28's AS and 22's 2S). A later view of the whole card sets how far it reaches.
+    t_lift, t_land = 10 * PERIOD, 10 * PERIOD + 300_000_000
+    k_land = t_land // PERIOD + 1
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        b = _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), t_lift, t_land, t))
+        if k_land <= k < k_land + 10:
+            return [_part("AH", (b[0], b[1], b[2], b[3] - 20))]
+        if 70 <= k < 76:
+            return []
+        if k >= 76:
+            # The hand draws back over it, nudging it 3 mm aside at first.
+            cover, nudge = max(0, 84 - k) * 8.0, 3.0 if k < 78 else 0.0
+            return [_part("AH", (b[0] + 8 + nudge, b[1] + cover, b[2] + nudge, b[3]))]
+        return [_whole("AH", b)]
+
+    events, _ = _film(scene, 130)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH")]
