@@ -935,6 +935,24 @@ class TableTracker:
         tr.obs.append(o)
         if len(tr.obs) > 120:
             del tr.obs[:40]
+        if (
+            not tr.resting
+            and tr.rest_box is not None
+            and tr.origin is not None
+            and tr.origin == tr.place
+            and len(tr.obs) <= 3
+            and all(math.hypot(q.x - tr.rest_x, q.y - tr.rest_y) > CARD_H_MM for q in tr.obs[:-1])
+            and (
+                math.hypot(*robust_shift(tr.rest_box, o.box)) <= 3 * self.rest_px
+                or self._covered_at_rest(tr.rest_box, o)
+            )
+        ):
+            # "Lifted" by a sighting or two over a card's length off, and back where it rests at once: no
+            # card flies off and back so fast. Those were another card misread as this one (or one of its
+            # face seen while a hand hid it): it never left.
+            tr.resting, tr.origin, tr.origin_xy, tr.lift_t, tr.moved_mm = True, None, None, None, 0.0
+            del tr.obs[:-1]
+            return None
         if tr.resting and tr.rest_box is not None:
             dx, dy = robust_shift(tr.rest_box, o.box)
             if math.hypot(dx, dy) <= 3 * self.rest_px or self._covered_at_rest(tr.rest_box, o):

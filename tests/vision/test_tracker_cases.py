@@ -790,3 +790,26 @@ def test_a_pile_card_fixed_at_rest_in_part_and_seen_whole_later_keeps_its_track(
 
     events, _ = _film(scene, 130)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH")]
+
+
+def test_a_pile_card_read_once_far_off_while_a_hand_hides_it_never_left() -> None:
+    # As QD slides under work pile 1, the hand hides the pile's 9C for four frames, and in one of them
+    # another card in the air is read as 9C. That sighting "lifted" the 9C; back where it rested at once,
+    # it was still taken for moving, so it was no card of the pile and the slide under read as a move
+    # onto it (held-out seed 26's 4C under Cal's 3H).
+    base_scene, _ = _qd_slid_under_work_pile_1()
+    base = LAYOUT.slots[("Ana", "work", 1)].card_pose(0)
+    t_land = 10 * PERIOD + 300_000_000
+    k_land = t_land // PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = base_scene(k, t)
+        if k_land - 2 <= k < k_land + 2:
+            out = [c for c in out if c.card != "9C"]
+        if k == k_land - 1:
+            out.append(_whole("9C", _box(base.x - 120, base.y - 120)))
+        return out
+
+    events, _ = _film(scene, 50)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "QD", "waste", "under1")]
