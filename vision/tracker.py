@@ -710,6 +710,12 @@ class TableTracker:
                     if in_layout and dist <= s.link_mm and dt <= s.link_ns:
                         pairs.append((100.0 + dist, i, tr))
                     continue
+                if self._misread_lift(tr) and tr.rest_box is not None and dt <= s.link_ns:
+                    # Seen back where it rests after a "lift" that was another card misread (see _extend).
+                    back = math.hypot(*robust_shift(tr.rest_box, o.box))
+                    if back <= 3 * self.rest_px or self._covered_at_rest(tr.rest_box, o):
+                        pairs.append((back, i, tr))
+                        continue
                 if dt > s.track_gap_ns or (len(tr.obs) == 1 and dt > 60_000_000):
                     continue
                 gate = (20.0 if len(tr.obs) == 1 else 40.0) + s.max_speed_mm_s * dt / 1e9
@@ -930,18 +936,26 @@ class TableTracker:
             moving + other.obs[-n:], rest_n=n, fit_points=s.fit_points, window_ns=s.fit_window_ns
         )
 
+    def _misread_lift(self, tr: Track, since: Sequence[Observation] | None = None) -> bool:
+        """Whether a track lifted from where it rests has been seen since (``since``: its observations
+        after the lift) only once or twice, each over a card's length away: a card misread as this one."""
+        since = tr.obs if since is None else since
+        return (
+            not tr.resting
+            and tr.origin is not None
+            and tr.origin == tr.place
+            and 1 <= len(since) <= 2
+            and all(math.hypot(q.x - tr.rest_x, q.y - tr.rest_y) > CARD_H_MM for q in since)
+        )
+
     def _extend(self, tr: Track, o: Observation) -> Landing | None:
         s = self.settings
         tr.obs.append(o)
         if len(tr.obs) > 120:
             del tr.obs[:40]
         if (
-            not tr.resting
-            and tr.rest_box is not None
-            and tr.origin is not None
-            and tr.origin == tr.place
-            and len(tr.obs) <= 3
-            and all(math.hypot(q.x - tr.rest_x, q.y - tr.rest_y) > CARD_H_MM for q in tr.obs[:-1])
+            tr.rest_box is not None
+            and self._misread_lift(tr, tr.obs[:-1])
             and (
                 math.hypot(*robust_shift(tr.rest_box, o.box)) <= 3 * self.rest_px
                 or self._covered_at_rest(tr.rest_box, o)

@@ -813,3 +813,34 @@ def test_a_pile_card_read_once_far_off_while_a_hand_hides_it_never_left() -> Non
     events, _ = _film(scene, 50)
     moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
     assert moves == [("Ana", "QD", "waste", "under1")]
+
+
+def test_a_block_bottom_read_once_far_off_and_hidden_a_while_keeps_its_track() -> None:
+    # Ana moves the block 8C 7D 6C onto the 9S of work pile 3. Resting there, the 8C is hidden by her
+    # hand for six frames, and in the first of them another card in the air is read as 8C. That sighting
+    # "lifted" it; seen back where it rests a tenth of a second later, it was taken for a new card first
+    # seen at rest, one that had left no pile, and the move was named by the 7D (held-out seed 22's QS).
+    src, dst = LAYOUT.slots[("Ana", "work", 2)], LAYOUT.slots[("Ana", "work", 3)]
+    block = ["8C", "7D", "6C"]
+    t_lift, t_land = 20 * PERIOD, 20 * PERIOD + 300_000_000
+    k_land = t_land // PERIOD + 1
+    d1 = dst.card_pose(1)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        d0 = dst.card_pose(0)
+        out = [_whole("9S", _box(d0.x, d0.y))]
+        for i, card in enumerate(block):
+            a, b = src.card_pose(i), dst.card_pose(i + 1)
+            x, y = _flight((a.x, a.y), (b.x, b.y), t_lift, t_land, t)
+            if t_lift < t < t_land + PERIOD and i < len(block) - 1:
+                continue
+            if card == "8C" and k_land + 8 <= k < k_land + 14:
+                continue
+            out.append(_whole(card, _box(x, y)))
+        if k == k_land + 8:
+            out.append(_whole("8C", _box(d1.x + 20, d1.y - 110)))
+        return out
+
+    events, _ = _film(scene, 140)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "8C", "work2", "work3")]
