@@ -68,10 +68,11 @@ CLOSEUP_SIDE = 224
 CLOSER_CARDS = 16
 """At most this many small face-up cards found without a sure reading get a closer look per frame
 (:mod:`vision.closer_look`), the strongest first: bounds the time a crowded frame takes."""
-VIDEO_CLOSER_EVERY = 4
-"""In video, the closer look is taken on one frame in four: a card at rest is seen again and again
-and the tracker votes over frames, so this keeps most of the gain for a quarter of the time (on a
-Nerts table, about 7 ms a frame when taken on every one; the camera's 60 fps leave 16.7 ms)."""
+VIDEO_CLOSER_EVERY = 0
+"""Video leaves the closer look off (0: never; n: on one frame in n). A card at rest is seen again
+and again and the tracker votes over frames: on two simulated Nerts hands the closer look on one
+frame in four found no more foundation plays (23 of 43 either way) for about 2.5 ms more a frame,
+which a 60 fps camera's 16.7 ms cannot spare on one core. Stills (``kiosk recognize``) take it."""
 
 
 def _manifest_thresholds(manifest: dict[str, Any], path: Path) -> Thresholds:
@@ -130,7 +131,7 @@ class Recognizer:
         """Small face-up cards per frame that get a closer look when the detector found no sure
         index on them (0: none; :mod:`vision.closer_look`)."""
         self.closer_every = 1
-        """Take the closer look on one frame in this many (:data:`VIDEO_CLOSER_EVERY` for video)."""
+        """Take the closer look on one frame in this many; 0: never (:data:`VIDEO_CLOSER_EVERY`)."""
         self._frames = 0
 
     def only(self, faces: Collection[str] | None) -> Recognizer:
@@ -261,7 +262,7 @@ class Recognizer:
         h, w = image.shape[:2]
         groups = group(cards, idx, labels)
         closer = {}
-        if self.closer_cards and self._frames % max(1, self.closer_every) == 0:
+        if self.closer_cards and self.closer_every and self._frames % self.closer_every == 0:
             closer = self._look_closer(image, groups, idx, face)
         out: list[CardSighting] = []
         for n, g in enumerate(groups):

@@ -296,6 +296,6 @@ def load_recognizer() -> tuple[Any, str]:
         recognizer = Recognizer.load()
     except (ModelError, OSError) as exc:
         return None, f"no recognizer model ({exc})"
-    # Frames of a video: the closer look at small cards on one in a few (see the constant).
+    # Frames of a video: the closer look at small cards as video takes it (see the constant).
     recognizer.closer_every = VIDEO_CLOSER_EVERY
     return recognizer, ""
