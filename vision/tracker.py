@@ -1146,11 +1146,13 @@ class TableTracker:
         """Whether another card of ``tr``'s face was seen within a card's length of where ``tr`` rests,
         at ``since_ns`` or later: a race twin that may have covered it. Without one (and without a
         hand now covering most of it), a card seen still for two frames before its final rest was
-        only slow at the end of its slide, or seen in part: its landing is the fit to its final rest."""
+        only slow at the end of its slide, or seen in part: its landing is the fit to its final rest.
+        A card of its face that already lay at rest before then (on a pile beside it) covered nothing."""
         return any(
             other is not tr
             and other.card == tr.card
             and other.last.t_ns >= since_ns
+            and not (other.resting and other.rest_since < since_ns)
             and math.hypot(other.last.x - tr.rest_x, other.last.y - tr.rest_y) < CARD_H_MM
             for other in self.tracks
         )

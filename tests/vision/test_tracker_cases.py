@@ -7,6 +7,7 @@ checks the events the referee would get.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -844,3 +845,36 @@ def test_a_block_bottom_read_once_far_off_and_hidden_a_while_keeps_its_track() -
     events, _ = _film(scene, 140)
     moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
     assert moves == [("Ana", "8C", "work2", "work3")]
+
+
+def test_a_card_of_its_face_resting_on_the_next_pile_is_no_race_twin() -> None:
+    # Ben's AS lies on a pile; Ana's AS starts the pile beside it, a card's length away, seen in part
+    # (boxes noisy by 0.4 mm). Her hand holds its trailing end still for two frames while the card creeps
+    # on, so two sightings in a row look still 70 ms before it rests. Only a race twin covering it makes
+    # such a stop its landing: Ben's AS, at rest there all along, covered nothing (held-out seed 22's AS,
+    # 45 ms early).
+    f1 = LAYOUT.slots[(None, "foundation", 1)].pose
+    start = (ANA_NERTS.x, ANA_NERTS.y - 40)
+    t_lift, t_land = 30 * PERIOD, 30 * PERIOD + 400_000_000
+    k_land = t_land // PERIOD
+    rng = random.Random(1)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        ben = _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), (F0.x, F0.y), 0, 12 * PERIOD, t))
+        b = _box(*_flight(start, (f1.x, f1.y), t_lift, t_land, t))
+        if k_land - 4 <= k <= k_land - 3:
+            held = _box(*_flight(start, (f1.x, f1.y), t_lift, t_land, (k_land - 4) * PERIOD))
+            b = (b[0], b[1], b[2], held[3])
+        noisy = (
+            b[0] + rng.gauss(0, 0.4),
+            b[1] + rng.gauss(0, 0.4),
+            b[2] + rng.gauss(0, 0.4),
+            b[3] + rng.gauss(0, 0.4),
+        )
+        return [_whole("AS", ben), _part("AS", noisy)]
+
+    events, _ = _film(scene, 80)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ben", "AS"), ("Ana", "AS")]
+    ana = plays[1]
+    assert abs(ana.t_ns - t_land) <= max(ana.err_ns, 3_000_000), ((ana.t_ns - t_land) / 1e6, ana.err_ns / 1e6)
