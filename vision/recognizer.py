@@ -55,6 +55,10 @@ class Thresholds:
     """An index crop the classifier calls "not an index" with at least this probability is dropped."""
     full_outline: float = 0.5
     """Minimum probability that a card's whole outline shows for its ``quad`` to be reported."""
+    unread_loose: float = 0.0
+    """A card seen only as corner indices (no centre) whose reading names no face with at least this
+    probability is not reported: ink the classifier cannot read at all is rarely a card (0: report
+    every one, as ``UNKNOWN``)."""
 
 
 DEFAULT_THRESHOLDS = Thresholds()
@@ -299,6 +303,8 @@ class Recognizer:
             else:
                 assert g.card is not None
                 score, name = g.card.score, UNKNOWN
+            if g.card is None and name == UNKNOWN and score < t.unread_loose:
+                continue
             out.append(CardSighting(name, score, box, quad, corners))
         out.sort(key=lambda s: (round(s.center[1] / 20), s.center[0]))
         return out

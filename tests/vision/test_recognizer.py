@@ -118,3 +118,25 @@ def test_a_game_deck_limits_the_faces_named(recognizer: Recognizer) -> None:
         recognizer.only({"7H", "XX"})
     with pytest.raises(ValueError, match="no faces"):
         recognizer.only(set())
+
+
+def test_unreadable_centre_less_indices_are_not_reported_as_cards(recognizer: Recognizer) -> None:
+    from dataclasses import replace as with_
+
+    scenes = [render_scene(700_006 + k, _heldout_config()) for k in range(3)]
+    before = recognizer.thresholds
+    try:
+        recognizer.thresholds = with_(before, unread_loose=0.0)
+        every = [recognizer.recognize(s.image) for s in scenes]
+        recognizer.thresholds = with_(before, unread_loose=0.99)
+        strict = [recognizer.recognize(s.image) for s in scenes]
+    finally:
+        recognizer.thresholds = before
+    dropped = []
+    for all_cards, kept in zip(every, strict, strict=True):
+        assert all(s in all_cards for s in kept)
+        gone = [s for s in all_cards if s not in kept]
+        # Only cards seen as indices alone and read as no face go; every named card stays.
+        assert all(s.card == UNKNOWN and s.corners for s in gone), gone
+        dropped += gone
+    assert dropped  # these scenes have some (corners in fans, pips taken for indices)

@@ -41,6 +41,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "card": (0.4, 0.5),
     "unknown_below": (0.5, 0.6, 0.7),
     "not_index": (0.35, 0.5, 0.65),
+    "unread_loose": (0.0, 0.15, 0.25),
 }
 """The values tried for each threshold (every combination; the defaults are among them)."""
 
