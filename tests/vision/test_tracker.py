@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -22,6 +22,8 @@ from vision.simulator.nerts import NertsSimulation, ground_truth_log, simulate_n
 from vision.simulator.noise import perturb
 from vision.simulator.render import TableRenderer
 from vision.tracker import MIN_ERR_NS, NertsTracker, Observation, estimate_landing, robust_shift
+
+Box = tuple[float, float, float, float]
 
 SEATS = ["Ana", "Ben", "Cal", "Dee"]
 
@@ -70,24 +72,35 @@ def test_landing_error_is_honest_with_noisy_boxes() -> None:
     assert misses <= 4
 
 
-def _diagonal(t_land: int, *, covered: range) -> list[Observation]:
-    """A card sliding up and to the right to a stop (global shutter, 60 fps). In the frames
-    ``covered`` a hand over its right edge hides a growing strip of it, so the box's right side,
-    the side leading on the x axis, lags behind the card; by its rest the hand has gone."""
+def _slide(
+    t_land: int, direction: tuple[float, float], box: Callable[[float, float, int], Box]
+) -> list[Observation]:
+    """A 46×64-px 5H sliding along ``direction`` to a stop with its left and top edges at (400, 300)
+    (global shutter, 60 fps, slowing at 4000 px/s²); ``box(x0, y0, k)`` is frame k's box from the
+    card's left and top edges then (a hand hiding a strip of it)."""
     obs = []
-    decel = 4000.0  # px/s² along the path
-    ux, uy = 0.6, -0.8
-    rest = (400.0, 300.0)  # left and top edges at rest
+    ux, uy = direction
     for k in range(60):
         t = int(k * 1e9 / 60)
         dt = max(0.0, (t_land - t) / 1e9)
-        back = 0.5 * decel * dt * dt
-        x0, y0 = rest[0] - ux * back, rest[1] - uy * back
-        hidden = min(30.0, 6.0 * (k - covered.start + 1)) if k in covered else 0.0
-        obs.append(Observation("5H", (x0, y0, x0 + 46 - hidden, y0 + 64), False, x0, y0, t, t, 0, 0, k))
+        back = 0.5 * 4000.0 * dt * dt
+        x0, y0 = 400.0 - ux * back, 300.0 - uy * back
+        obs.append(Observation("5H", box(x0, y0, k), False, x0, y0, t, t, 0, 0, k))
         if t > t_land + 90_000_000:
             break
     return obs
+
+
+def _diagonal(t_land: int, *, covered: range) -> list[Observation]:
+    """A card sliding up and to the right to a stop. In the frames ``covered`` a hand over its right
+    edge hides a growing strip of it, so the box's right side, the side leading on the x axis, lags
+    behind the card; by its rest the hand has gone."""
+
+    def box(x0: float, y0: float, k: int) -> Box:
+        hidden = min(30.0, 6.0 * (k - covered.start + 1)) if k in covered else 0.0
+        return (x0, y0, x0 + 46 - hidden, y0 + 64)
+
+    return _slide(t_land, (0.6, -0.8), box)
 
 
 @pytest.mark.parametrize("covered", [range(22, 27), range(20, 26), range(24, 29)])
@@ -459,23 +472,15 @@ def test_fits_that_agree_are_averaged_not_the_one_claiming_least_error_alone() -
 
 
 def _mostly_sideways(t_land: int, *, covered: range, strip: float) -> list[Observation]:
-    """A card sliding right and a little up to a stop (global shutter, 60 fps). In the frames ``covered``
-    a hand over its top edge, the side leading on the y axis, hides a strip of it (``strip`` px, growing
-    to that over three frames), so the box's top side lags behind the card; by its rest the hand has gone."""
-    obs = []
-    decel = 4000.0  # px/s² along the path
-    ux, uy = 0.96, -0.28
-    rest = (400.0, 300.0)  # left and top edges at rest
-    for k in range(60):
-        t = int(k * 1e9 / 60)
-        dt = max(0.0, (t_land - t) / 1e9)
-        back = 0.5 * decel * dt * dt
-        x0, y0 = rest[0] - ux * back, rest[1] - uy * back
+    """A card sliding right and a little up to a stop. In the frames ``covered`` a hand over its top
+    edge, the side leading on the y axis, hides a strip of it (``strip`` px, growing to that over three
+    frames), so the box's top side lags behind the card; by its rest the hand has gone."""
+
+    def box(x0: float, y0: float, k: int) -> Box:
         hidden = min(strip, strip * (k - covered.start + 1) / 3) if k in covered else 0.0
-        obs.append(Observation("5H", (x0, y0 + hidden, x0 + 46, y0 + 64), False, x0, y0, t, t, 0, 0, k))
-        if t > t_land + 90_000_000:
-            break
-    return obs
+        return (x0, y0 + hidden, x0 + 46, y0 + 64)
+
+    return _slide(t_land, (0.96, -0.28), box)
 
 
 @pytest.mark.parametrize(

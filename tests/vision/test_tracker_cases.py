@@ -245,25 +245,31 @@ def test_a_misread_at_the_landing_spot_does_not_hide_a_slide_under() -> None:
     assert [(e.get("card"), e.get("to")) for e in moves] == [("QD", "under1")]
 
 
-def test_a_block_move_is_named_by_its_bottom_card() -> None:
-    # Ana moves the block 8C 7D 6C from work pile 2 onto the 9S of work pile 3 (M6). In the air only
-    # the top card shows; at rest the whole run is fanned: the move names the block's bottom card.
+BLOCK_LIFT, BLOCK_LAND = 20 * PERIOD, 20 * PERIOD + 300_000_000
+"""When Ana's block 8C 7D 6C leaves her work pile 2, and when it lands on the 9S of her work pile 3."""
+
+
+def _block_move(k: int, t: int, *, hide_8c: range = range(0)) -> list[CardSighting]:
+    """Ana moves the block 8C 7D 6C from work pile 2 onto the 9S of work pile 3 (M6): in the air only
+    the top card shows, at rest the whole run is fanned. The 8C is unseen in the frames ``hide_8c``."""
     src, dst = LAYOUT.slots[("Ana", "work", 2)], LAYOUT.slots[("Ana", "work", 3)]
     block = ["8C", "7D", "6C"]
-    t_lift, t_land = 20 * PERIOD, 20 * PERIOD + 300_000_000
+    d0 = dst.card_pose(0)
+    out = [_whole("9S", _box(d0.x, d0.y))]
+    for i, card in enumerate(block):
+        a, b = src.card_pose(i), dst.card_pose(i + 1)
+        x, y = _flight((a.x, a.y), (b.x, b.y), BLOCK_LIFT, BLOCK_LAND, t)
+        if BLOCK_LIFT < t < BLOCK_LAND + PERIOD and i < len(block) - 1:
+            continue
+        if card == "8C" and k in hide_8c:
+            continue
+        out.append(_whole(card, _box(x, y)))
+    return out
 
-    def scene(k: int, t: int) -> list[CardSighting]:
-        d0 = dst.card_pose(0)
-        out = [_whole("9S", _box(d0.x, d0.y))]
-        for i, card in enumerate(block):
-            a, b = src.card_pose(i), dst.card_pose(i + 1)
-            x, y = _flight((a.x, a.y), (b.x, b.y), t_lift, t_land, t)
-            if t_lift < t < t_land + PERIOD and i < len(block) - 1:
-                continue
-            out.append(_whole(card, _box(x, y)))
-        return out
 
-    events, _ = _film(scene, 140)
+def test_a_block_move_is_named_by_its_bottom_card() -> None:
+    # The move names the block's bottom card.
+    events, _ = _film(_block_move, 140)
     moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
     assert moves == [("Ana", "8C", "work2", "work3")]
 
@@ -821,23 +827,11 @@ def test_a_block_bottom_read_once_far_off_and_hidden_a_while_keeps_its_track() -
     # hand for six frames, and in the first of them another card in the air is read as 8C. That sighting
     # "lifted" it; seen back where it rests a tenth of a second later, it was taken for a new card first
     # seen at rest, one that had left no pile, and the move was named by the 7D (held-out seed 22's QS).
-    src, dst = LAYOUT.slots[("Ana", "work", 2)], LAYOUT.slots[("Ana", "work", 3)]
-    block = ["8C", "7D", "6C"]
-    t_lift, t_land = 20 * PERIOD, 20 * PERIOD + 300_000_000
-    k_land = t_land // PERIOD + 1
-    d1 = dst.card_pose(1)
+    k_land = BLOCK_LAND // PERIOD + 1
+    d1 = LAYOUT.slots[("Ana", "work", 3)].card_pose(1)
 
     def scene(k: int, t: int) -> list[CardSighting]:
-        d0 = dst.card_pose(0)
-        out = [_whole("9S", _box(d0.x, d0.y))]
-        for i, card in enumerate(block):
-            a, b = src.card_pose(i), dst.card_pose(i + 1)
-            x, y = _flight((a.x, a.y), (b.x, b.y), t_lift, t_land, t)
-            if t_lift < t < t_land + PERIOD and i < len(block) - 1:
-                continue
-            if card == "8C" and k_land + 8 <= k < k_land + 14:
-                continue
-            out.append(_whole(card, _box(x, y)))
+        out = _block_move(k, t, hide_8c=range(k_land + 8, k_land + 14))
         if k == k_land + 8:
             out.append(_whole("8C", _box(d1.x + 20, d1.y - 110)))
         return out
