@@ -30,8 +30,10 @@ Glossary:
   mostly along one axis, on that one alone). Sightings narrower than the card mostly shows in flight
   have a side covered (which one is unknown): the fit is also tried without them. The fit claiming
   the least error is kept, averaged with the fits that agree with it within their errors (weighed by
-  them). A card seen again after a hidden stretch may still creep for a few frames, so the fit may
-  end up to three frames after that.
+  them). A hand may cover the measured end as the card lands: the opposite end, on the axis the card
+  moved most along, is fitted alone too (when the card rests seen whole along it). A card seen again
+  after a hidden stretch may still creep for a few frames, so the fit may end up to three frames after
+  that.
   A race loser that vanished under the winner's hand, the winner already at rest there, has no later
   bound but its own slowing motion: its fit to the winner's place may reach past the frame after.
   A card never slides past its resting place, so a side seen in flight further on than where it rests
@@ -512,6 +514,20 @@ def estimate_landing(
         fits.append(fit(lambda o: sgn_x * (rb[sx] - o.box[sx]), min_px))
     elif abs(uy) >= 0.3 and abs(ux) >= 0.1:
         fits.append(fit(lambda o: sgn_y * (rb[sy] - o.box[sy]), min_px))
+    # The side measured on may have been covered for the last stretch of the flight (a hand over the
+    # leading end as it lands: those sightings read further from the rest and are left out), while the
+    # opposite side was seen slowing right up to it: the opposite end, on the axis the card moved most
+    # along, is fitted alone too, when the card rests seen whole along that axis (neither end covered
+    # there) and that end was never seen in flight past its resting place.
+    def whole_at_rest(axis: int) -> bool:
+        return full(axis)(Observation("", rb, True, 0.0, 0.0, 0, 0, 0, 0, 0))
+
+    if abs(uy) >= abs(ux) and whole_at_rest(1) and overshoot(4 - sy, sgn_y) <= OVERSHOOT_PX:
+        oy = 4 - sy
+        fits.append(fit(lambda o: sgn_y * (rb[oy] - o.box[oy]), min_px, lambda o: o.row_t_ns(o.box[oy])))
+    if abs(ux) > abs(uy) and whole_at_rest(0) and overshoot(2 - sx, sgn_x) <= OVERSHOOT_PX:
+        ox = 2 - sx
+        fits.append(fit(lambda o: sgn_x * (rb[ox] - o.box[ox]), min_px))
     fitted = [f for f in fits if f[2]]
     best = min(fitted, key=lambda f: f[1]) if fitted else fits[0]
     if len(fitted) > 1:
