@@ -505,9 +505,12 @@ def estimate_landing(
     fits = [fit(togo, min_px), fit(togo, min_px, when, full(1 if abs(uy) >= abs(ux) else 0))]
     if abs(ux) >= 0.3 and abs(uy) >= 0.3:
         # Moving on both axes: a hand may cover one chosen side in flight (its box then shrinks
-        # there). Each axis alone is fitted too.
-        fits.append(fit(lambda o: sgn_x * (rb[sx] - o.box[sx]), min_px))
-        fits.append(fit(lambda o: sgn_y * (rb[sy] - o.box[sy]), min_px))
+        # there). Each axis alone is fitted too, but not one whose resting side is covered (seen in
+        # flight past it): its distances run to a wrong place, and alone they time it early.
+        if not covered_x:
+            fits.append(fit(lambda o: sgn_x * (rb[sx] - o.box[sx]), min_px))
+        if not covered_y:
+            fits.append(fit(lambda o: sgn_y * (rb[sy] - o.box[sy]), min_px))
     elif abs(ux) >= 0.3 and abs(uy) >= 0.1:
         # Mostly along one axis: a side covered on the other still bends the distance a little; that
         # axis alone is fitted too.
