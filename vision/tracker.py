@@ -1156,8 +1156,13 @@ class TableTracker:
             path,
             seen_moving=seen_moving,
         )
+        return self._landed(tr, landing)
+
+    def _landed(self, tr: Track, landing: Landing) -> Landing:
+        """``tr`` has landed: its place is where it rests, only its resting sightings are kept, and
+        it left no place any more (a later lift starts afresh)."""
         tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
-        del tr.obs[:-n]
+        del tr.obs[: -self.settings.rest_count]
         tr.origin = None
         return landing
 
@@ -1229,7 +1234,6 @@ class TableTracker:
         hi = first.t_ns
         t_land = (lo + hi) // 2
         err = max(MIN_ERR_NS, (hi - lo) // 2)
-        n = self.settings.rest_count
         landing = Landing(
             tr.tid,
             tr.card,
@@ -1243,10 +1247,7 @@ class TableTracker:
             ((src.rest_x, src.rest_y),),
             seen_moving=False,
         )
-        tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
-        del tr.obs[:-n]
-        tr.origin = None
-        return landing
+        return self._landed(tr, landing)
 
     def place_of(
         self, x: float, y: float, tr: Track, landing: Landing | None = None
