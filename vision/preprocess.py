@@ -82,13 +82,14 @@ def detector_input(
     h, w = image.shape[:2]
     s = detector_scale(h, w, long_side)
     nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))
-    small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
     ph, pw = -(-nh // PAD_TO) * PAD_TO, -(-nw // PAD_TO) * PAD_TO
-    padded = np.zeros((ph, pw, 3), np.uint8)
-    padded[:nh, :nw] = small
     # Padding is mid-grey after normalisation, like an empty table far away.
-    padded[nh:, :] = 128
-    padded[:, nw:] = 128
+    padded = np.full((ph, pw, 3), 128, np.uint8)
+    if nw == pw:
+        # Full-width rows are one contiguous block: resize straight into it, without a copy.
+        cv2.resize(image, (nw, nh), dst=padded[:nh], interpolation=cv2.INTER_AREA)
+    else:
+        padded[:nh, :nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
     return normalise(padded)[None], s
 
 
