@@ -41,7 +41,7 @@ from kiosk.games.referee import TableEvent  # noqa: E402
 from vision.calibration import Calibration, calibrate  # noqa: E402
 from vision.events import Frame  # noqa: E402
 from vision.simulator.camera import CameraModel  # noqa: E402
-from vision.simulator.evaluate import HandScore, score_hand  # noqa: E402
+from vision.simulator.evaluate import HandScore, cut_logs, score_hand  # noqa: E402
 from vision.simulator.nerts import ground_truth_log, simulate_nerts  # noqa: E402
 from vision.simulator.noise import perturb  # noqa: E402
 from vision.simulator.render import TableRenderer  # noqa: E402
@@ -102,8 +102,9 @@ def run_hand(
     events.extend(tracker.flush())
     header, truth = ground_truth_log(sim)
     if max_seconds is not None:
-        truth = [e for e in truth if e.t_ns <= end - 2_000_000_000 or e.type in ("hand_start",)]
-        truth.append(TableEvent("hand_end", end, 0, None, {}))
+        # Scored up to 2 s before the end (later plays may still be in flight): both logs are cut, or
+        # every play seen after the cut would count as false.
+        truth, events = cut_logs(truth, events, end - 2_000_000_000, end)
     piles = {p.pid: (p.x, p.y) for p in tracker.piles}
     return score_hand(header, truth, events, piles), frames, t_rec, t_trk
 

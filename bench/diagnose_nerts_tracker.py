@@ -13,9 +13,18 @@ tracker and lists, per hand:
 Simulating is the slow part: ``--cache DIR`` keeps each hand's exact sightings so a second run
 (after a tracker change) takes seconds.
 
+``--sightings recognizer`` feeds the recognizer's sightings instead, read from the frames rendered
+with the held-out card designs exactly as ``bench_end_to_end.py`` renders them (same seeds and
+random streams, the game's deck only, no closer look, as ``kiosk track`` reads a video), so the
+figures agree with that benchmark's; with ``--seconds`` each hand is cut as that benchmark cuts it.
+Rendering and recognizing take about 50 ms a frame; the cache keeps the sightings (and the exact
+ones of the same frames, to tell what each misread or unseen card really was).
+
 Usage::
 
     python bench/diagnose_nerts_tracker.py --hands 5 --first-seed 1 [--cache /tmp/nerts-sightings]
+    python bench/diagnose_nerts_tracker.py --sightings recognizer --seconds 20 --hands 4 --first-seed 2 \
+        --cache /tmp/nerts-recognized
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ from kiosk.replay import replay_events  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.events import Frame  # noqa: E402
 from vision.simulator.camera import CameraModel  # noqa: E402
-from vision.simulator.evaluate import MATCH_NS, merged_log, score_hand  # noqa: E402
+from vision.simulator.evaluate import MATCH_NS, cut_logs, merged_log, score_hand  # noqa: E402
 from vision.simulator.nerts import ground_truth_log, simulate_nerts  # noqa: E402
 from vision.simulator.noise import perturb  # noqa: E402
 from vision.simulator.render import TableRenderer  # noqa: E402
@@ -47,6 +56,9 @@ CAMERA = CameraModel(width=1280, height=720, fps=60.0, shutter="rolling", readou
 
 TRACKER_TIME = [0.0, 0]
 """Seconds spent in the tracker and frames fed to it, over all hands."""
+
+MOVES = [0, 0]
+"""Work-pile moves in the truth and those tracked right, over all hands."""
 
 
 def exact_hand(seed: int, cache: Path | None) -> dict[str, Any]:
@@ -78,19 +90,74 @@ def exact_hand(seed: int, cache: Path | None) -> dict[str, Any]:
     return hand
 
 
-def diagnose(seed: int, cache: Path | None) -> tuple[int, int, int, bool, list[float], int, int, int]:
-    d = exact_hand(seed, cache)
+def recognized_hand(seed: int, cache: Path | None, seconds: float | None) -> dict[str, Any]:
+    """The hand's layout, calibration, frames with the recognizer's sightings (and the exact ones of
+    the same frames, under ``"exact"``) and whole ground truth, filmed for ``seconds`` (the last
+    frame's time under ``"end_ns"``)."""
+    cut = "" if seconds is None else f"-{seconds:g}s"
+    path = cache / f"nerts-recognized-{seed}{cut}.pkl" if cache is not None else None
+    if path is not None and path.exists():
+        with path.open("rb") as f:
+            loaded: dict[str, Any] = pickle.load(f)
+            return loaded
+    from vision.game_faces import game_faces
+    from vision.recognizer import VIDEO_CLOSER_EVERY, Recognizer
+
+    # As bench_end_to_end.py (and kiosk track) read a video: the game's deck only, one thread.
+    recognizer = Recognizer.load(None, threads=1).only(game_faces("nerts", {}))
+    recognizer.closer_every = VIDEO_CLOSER_EVERY
+    sim = simulate_nerts(seed, split="heldout")
+    renderer = TableRenderer(CAMERA, rng=random.Random(seed + 1))
+    cal = None
+    frames = []
+    exact = []
+    end = sim.scene.end_ns if seconds is None else int(seconds * 1e9)
+    sim.scene.reset()
+    for timing in CAMERA.timings(rng=random.Random(seed + 3)):
+        if timing.t_ns > end:
+            break
+        rendered = sim.scene.render(renderer, timing)
+        if cal is None:
+            cal = calibrate(rendered.image)
+        frame = Frame(None, timing.t_ns, timing.index, timing.row_time_ns, timing.exposure_ns)
+        frames.append((frame, recognizer.recognize(rendered.image)))
+        exact.append(sim.scene.ground_truth_sightings(renderer, timing))
+    header, truth = ground_truth_log(sim)
+    hand = {
+        "layout": sim.layout,
+        "cal": cal,
+        "frames": frames,
+        "exact": exact,
+        "header": header,
+        "truth": truth,
+        "end_ns": end,
+    }
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            pickle.dump(hand, f)
+    return hand
+
+
+def diagnose(
+    seed: int, cache: Path | None, mode: str = "truth", seconds: float | None = None
+) -> tuple[int, int, int, bool, list[float], int, int, int]:
+    d = exact_hand(seed, cache) if mode == "truth" else recognized_hand(seed, cache, seconds)
     rng = random.Random(seed + 2)
     tracker = NertsTracker(d["layout"], d["cal"])
     events: list[TableEvent] = []
     for frame, sightings in d["frames"]:
-        noisy = perturb(sightings, rng)
+        # The recognizer's sightings are fed as read; the exact ones with the benchmark's faults.
+        noisy = perturb(sightings, rng) if mode == "truth" else sightings
         started = time.perf_counter()
         events += tracker.feed(frame, noisy)
         TRACKER_TIME[0] += time.perf_counter() - started
         TRACKER_TIME[1] += 1
     events += tracker.flush()
     truth: list[TableEvent] = d["truth"]
+    if seconds is not None:
+        # Scored as bench_end_to_end.py --seconds scores it: up to 2 s before the end, both logs cut.
+        truth, events = cut_logs(truth, events, d["end_ns"] - 2_000_000_000, d["end_ns"])
     sc = score_hand(d["header"], truth, events, {p.pid: (p.x, p.y) for p in tracker.piles})
     print(
         f"hand seed {seed}: plays {sc.plays_right}/{sc.plays} right, false events {sc.false_events}, "
@@ -139,6 +206,8 @@ def diagnose(seed: int, cache: Path | None) -> tuple[int, int, int, bool, list[f
             if (seat, card) not in true_n:
                 print(f"    {seat}'s {card} seen leaving the Nerts pile, but it did not")
     errs = [abs(e) / 1e6 for e in sc.landing_errors_ns]
+    MOVES[0] += sc.moves
+    MOVES[1] += sc.moves_right
     return (
         sc.plays,
         sc.plays_right,
@@ -155,23 +224,37 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=5)
     ap.add_argument("--first-seed", type=int, default=1)
-    ap.add_argument("--cache", type=Path, default=None, help="folder to keep each hand's exact sightings in")
+    ap.add_argument("--cache", type=Path, default=None, help="folder to keep each hand's sightings in")
+    ap.add_argument(
+        "--sightings",
+        choices=("truth", "recognizer"),
+        default="truth",
+        help="the simulator's exact sightings with the benchmark's faults (default), or the recognizer's "
+        "read from the rendered frames",
+    )
+    ap.add_argument("--seconds", type=float, default=None, help="cut each hand after this many seconds")
     args = ap.parse_args()
+    if args.seconds is not None and args.sightings == "truth":
+        ap.error("--seconds cuts only hands read by the recognizer (use it with --sightings recognizer)")
     plays = right = false = equal = covered = agree = decidable = 0
     errs: list[float] = []
     for seed in range(args.first_seed, args.first_seed + args.hands):
-        p, r, f, eq, e, c, ra, rd = diagnose(seed, args.cache)
+        p, r, f, eq, e, c, ra, rd = diagnose(seed, args.cache, args.sightings, args.seconds)
         plays, right, false, equal, covered = plays + p, right + r, false + f, equal + eq, covered + c
         agree, decidable = agree + ra, decidable + rd
         errs += e
     print()
     print(
         f"command: python bench/diagnose_nerts_tracker.py --hands {args.hands} --first-seed {args.first_seed}"
+        + (f" --sightings {args.sightings}" if args.sightings != "truth" else "")
+        + (f" --seconds {args.seconds:g}" if args.seconds is not None else "")
     )
     print(
         f"plays right {right}/{plays}; false events {false}; hands with equal scores {equal}/{args.hands}; "
         f"race rulings agreeing {agree}/{decidable} (decidable)"
     )
+    if args.sightings != "truth":
+        print(f"work-pile moves right {MOVES[1]}/{MOVES[0]}")
     if errs:
         print(
             f"landing-time error median {statistics.median(errs):.2f} ms, "

@@ -14,6 +14,8 @@ Glossary:
 - **merged log**: the tracker's events plus the events a camera does not make (the start and
   end of the hand, "Nerts!" calls and stuck declarations come from buttons), refereed to compare
   the hand's scores.
+- **cut hand**: a hand scored on its first seconds only (:func:`cut_logs`): both logs end at the
+  same time, so a play near the end is neither missed nor false for being on one side of it only.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 from kiosk.games.referee import LogHeader, TableEvent
 from kiosk.replay import replay_events
 
-__all__ = ["MATCH_NS", "HandScore", "score_hand", "merged_log"]
+__all__ = ["MATCH_NS", "HandScore", "score_hand", "merged_log", "cut_logs"]
 
 MATCH_NS = 150_000_000
 PILE_MM = 60.0
@@ -66,6 +68,47 @@ def merged_log(truth: Sequence[TableEvent], tracked: Sequence[TableEvent]) -> li
     ]
     out = sorted(list(tracked) + buttons, key=lambda e: (e.t_ns, e.type == "hand_end"))
     return out
+
+
+def cut_logs(
+    truth: Sequence[TableEvent], tracked: Sequence[TableEvent], cut_ns: int, end_ns: int
+) -> tuple[list[TableEvent], list[TableEvent]]:
+    """Both logs of a hand filmed for ``end_ns`` and scored up to ``cut_ns`` (the truth then ends with a
+    ``hand_end`` at ``end_ns``).
+
+    Cutting the truth alone would count every play the tracker saw after the cut as false; cutting
+    both at one time would still split a play landing at the cut (true a millisecond before, tracked
+    a millisecond after). So a tracked event is kept when it is at or before the cut, or matches a
+    kept true event of its card and seat within :data:`MATCH_NS`; and it is dropped when it matches
+    (the same way) only a true event after the cut.
+
+    >>> ev = lambda t, card: TableEvent("foundation_play", t, 0, "Ana", {"card": card, "pile": "F1"})
+    >>> truth = [ev(100, "AS"), ev(990, "2S"), ev(1_010, "3S"), ev(2_000, "4S")]
+    >>> tracked = [ev(101, "AS"), ev(1_001, "2S"), ev(995, "3S"), ev(2_001, "4S")]
+    >>> t, k = cut_logs(truth, tracked, 1_000, 3_000)
+    >>> [e.get("card", e.type) for e in t], [e.get("card") for e in k]
+    (['AS', '2S', 'hand_end'], ['AS', '2S'])
+    """
+    kept = [e for e in truth if e.t_ns <= cut_ns or e.type == "hand_start"]
+    later = [e for e in truth if e.t_ns > cut_ns and e.type != "hand_start"]
+
+    def near(k: TableEvent, events: Sequence[TableEvent]) -> bool:
+        return any(
+            e.type == k.type
+            and e.seat == k.seat
+            and e.get("card") == k.get("card")
+            and abs(e.t_ns - k.t_ns) <= MATCH_NS
+            for e in events
+        )
+
+    out = [
+        k
+        for k in tracked
+        if (k.t_ns <= cut_ns and not (near(k, later) and not near(k, kept)))
+        or (k.t_ns > cut_ns and near(k, kept))
+    ]
+    end = [TableEvent("hand_end", end_ns, 0, None, {})]
+    return kept + end, out
 
 
 def _pile_xy(meta: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
