@@ -62,7 +62,7 @@ from typing import Any
 from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
 from vision.events import BACK, UNKNOWN, CardSighting, Frame
-from vision.layout import CARD_H_MM, NertsLayout, TableLayout
+from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout, TableLayout
 
 __all__ = [
     "Observation",
@@ -114,6 +114,11 @@ About three standard deviations of a sighting's side less its resting place, for
 FREE_END_NS = 120_000_000
 """How far back before its last sighting in motion a fit whose resting place is unknown reaches (the
 last stretch of the card's slowing)."""
+MIN_BOX_SHARE = 0.1
+"""A sighting whose box covers less than this share of a card's area shows a corner index alone: a
+recognizer may find and name a card by its index without finding the card's outline, and then gives the
+index's box (a card part a hand leaves visible is only reported when 15 % of it shows). Such a box lies
+anywhere up to half a card off the card's own, with no motion at all."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -656,6 +661,8 @@ class TableTracker:
         card_px = CARD_H_MM / max(1e-6, calibration.mm_per_px_at(ix, iy))
         self.rest_px = max(1.0, REST_PX * card_px / REF_CARD_PX)
         """The rest threshold for this camera's card size."""
+        self.min_box_px2 = MIN_BOX_SHARE * card_px * card_px * CARD_W_MM / CARD_H_MM
+        """Sightings with a smaller box show a corner index alone (see :data:`MIN_BOX_SHARE`)."""
         self.frames = 0
         self.last_t = 0
         self.last_frame_t = 0
@@ -969,6 +976,12 @@ class TableTracker:
 
     def _extend(self, tr: Track, o: Observation) -> Landing | None:
         s = self.settings
+        if tr.settling and self._index_only(o) != self._index_only(tr.last):
+            # Seen at rest and waiting for the further still sightings that judge its landing: a sighting
+            # of the other kind (its index alone after boxes of the card, or the card after its index)
+            # would read as a jump, the card moving again, and its landing would be judged only at a
+            # later rest, late. It only says the card is still there.
+            return None
         tr.obs.append(o)
         if len(tr.obs) > 120:
             del tr.obs[:40]
@@ -1074,6 +1087,10 @@ class TableTracker:
             tr.settle_count = 0
             return None
         return self._settle(tr)
+
+    def _index_only(self, o: Observation) -> bool:
+        """Whether a sighting's box shows a corner index alone (see :data:`MIN_BOX_SHARE`)."""
+        return (o.box[2] - o.box[0]) * (o.box[3] - o.box[1]) < self.min_box_px2
 
     def _fuller_view(self, tr: Track, at_rest: Observation) -> Observation:
         """Where a card that rests mostly covered lies: a card slid under a pile shows only the end

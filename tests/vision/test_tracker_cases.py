@@ -907,3 +907,30 @@ def test_a_card_whose_leading_end_a_hand_covers_as_it_lands_is_timed_by_its_trai
     two = plays[-1]
     assert abs(two.t_ns - t_land) <= max(two.err_ns, 2_000_000), ((two.t_ns - t_land) / 1e6, two.err_ns / 1e6)
     assert abs(two.t_ns - t_land) <= 8_000_000, ((two.t_ns - t_land) / 1e6, two.err_ns / 1e6)
+
+
+def _index_of(card: str, b: Box) -> CardSighting:
+    """The card named by its top-left corner index alone: the index's box, not the card's."""
+    return _part(card, (b[0] + 6, b[1] + 6, b[0] + 18, b[1] + 24))
+
+
+@pytest.mark.parametrize("every", [2, 3])
+def test_a_card_named_by_its_index_alone_as_its_landing_is_judged_is_landed_on_time(every: int) -> None:
+    # Ana's AH flies from her Nerts pile to a foundation and rests there from frame 40. A recognizer that
+    # sometimes finds only its corner index gives the index's box for it, from frame 42 on in one frame
+    # in ``every``: a box well off the card's that must not read as the card moving again while its
+    # landing is being judged (it was judged only at a later rest, or never).
+    t_lift, t_land = 20 * PERIOD, 40 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        b = _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), t_lift, t_land, t))
+        if k >= 42 and (k - 42) % every == 0:
+            return [_index_of("AH", b)]
+        return [_whole("AH", b)]
+
+    events, _ = _film(scene, 130)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in plays] == [("Ana", "AH", "F1")]
+    assert abs(plays[0].t_ns - t_land) <= max(plays[0].err_ns, 3_000_000)
+    assert plays[0].err_ns < 2 * PERIOD
+    assert [e for e in events if e.type == "move"] == []
