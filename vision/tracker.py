@@ -659,6 +659,8 @@ class TableTracker:
         cx, cy = layout.width_mm / 2, layout.height_mm / 2
         ((ix, iy),) = calibration.to_image([(cx, cy)])
         card_px = CARD_H_MM / max(1e-6, calibration.mm_per_px_at(ix, iy))
+        self.card_px = card_px
+        """A card's length in the image, about the table's centre."""
         self.rest_px = max(1.0, REST_PX * card_px / REF_CARD_PX)
         """The rest threshold for this camera's card size."""
         self.min_box_px2 = MIN_BOX_SHARE * card_px * card_px * CARD_W_MM / CARD_H_MM
@@ -1140,6 +1142,7 @@ class TableTracker:
             and stopped[0] < t_land
             and stopped[1] < err
             and stopped[2] > 2 * self.rest_px
+            and stopped[2] < self.card_px
             and (
                 self._twin_near(tr, stopped[0])
                 or _area(stopped[3]) > 1.5 * _area(tr.rest_box or stopped[3])
@@ -1148,7 +1151,8 @@ class TableTracker:
             # It was seen still before a card of its face covered it (the later card of a race), or
             # before a hand covered most of it: what shows there now is that card, or a sliver of
             # this one, so it landed when it first stopped. (A stop seen on a box smaller than the
-            # card's final one was a partial view, the card still creeping under the hand: no stop.)
+            # card's final one was a partial view, the card still creeping under the hand: no stop. Nor
+            # is one over a card's length from where it rests: a hand holding it still before a throw.)
             t_land, err = stopped[0], stopped[1]
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
         # Lifted from a place far off and seen since only about where it rests (its flight unseen, under

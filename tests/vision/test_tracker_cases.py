@@ -934,3 +934,25 @@ def test_a_card_named_by_its_index_alone_as_its_landing_is_judged_is_landed_on_t
     assert abs(plays[0].t_ns - t_land) <= max(plays[0].err_ns, 3_000_000)
     assert plays[0].err_ns < 2 * PERIOD
     assert [e for e in events if e.type == "move"] == []
+
+
+@pytest.mark.parametrize("first_seen", [38, 40])
+def test_a_card_still_a_moment_in_its_layout_and_flown_unseen_did_not_land_there(first_seen: int) -> None:
+    # Ana's hand drags her AH a little off her waste and holds it still there (frames 20-26), then throws
+    # it unseen to a foundation, where it is first seen at rest with a hand still over half of it. That
+    # still moment a throw away is no landing (a card stopped where it lands, then covered by a hand or a
+    # card of its face, is): the play cannot be timed before the card was last seen in the layout.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 27:
+            d = min(max(k - 19, 0), 4) * 4.0
+            return [_whole("AH", _box(ANA_WASTE.x + d, ANA_WASTE.y - d))]
+        if k < first_seen:
+            return []
+        b = _box(F0.x, F0.y)
+        return [_part("AH", (b[0], b[1], (b[0] + b[2]) / 2, b[3]))]
+
+    events, _ = _film(scene, 130)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
+    assert plays[0].t_ns > 26 * PERIOD
+    assert plays[0].t_ns - plays[0].err_ns <= first_seen * PERIOD
