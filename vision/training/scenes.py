@@ -87,6 +87,9 @@ class CardLabel:
     visible: float = 0.0
     """Fraction of the card's area that shows."""
     center_visible: bool = False
+    center_amodal: bool = False
+    """The centre is hidden under a hand but enough of the card shows (:attr:`SceneConfig.amodal_under_hands`)
+    for the detector to be taught the centre anyway: a card carried across the table is mostly seen so."""
     fully_visible: bool = False
     indices: list[IndexLabel] = field(default_factory=list)
 
@@ -99,6 +102,12 @@ class CardLabel:
     def long_side(self) -> float:
         return float(
             max(np.linalg.norm(self.quad[0] - self.quad[3]), np.linalg.norm(self.quad[1] - self.quad[0]))
+        )
+
+    @property
+    def short_side(self) -> float:
+        return float(
+            min(np.linalg.norm(self.quad[0] - self.quad[3]), np.linalg.norm(self.quad[1] - self.quad[0]))
         )
 
     def visible_indices(self) -> list[IndexLabel]:
@@ -135,6 +144,17 @@ class SceneConfig:
     loose_crops: float = 0.0
     """Share of the classifier's index crops cut as loosely as the detector places small indices
     (:data:`vision.training.targets.LOOSE_JITTER`) instead of the usual tight jitter."""
+    hands_on_cards: float = 0.0
+    """Share of hands that hold a card by its near end (fingers to about its centre) rather than
+    reach anywhere."""
+    amodal_under_hands: float = 0.0
+    """A card whose centre a hand hides gets a centre target when at least this share of it shows
+    (0: never; a centre hidden by another card never does, those are read from their indices)."""
+
+
+HAND_LABEL = -1
+"""The label of a pixel no card shows at: the background drawn first, or an arm drawn over the cards
+(:func:`~vision.training.textures.draw_hand`); under a card's centre it can only be an arm."""
 
 
 @functools.lru_cache(maxsize=1500)
@@ -392,7 +412,7 @@ def render_scene(seed: int, cfg: SceneConfig | None = None) -> Scene:
     img = background(nrng, H, W)
     if rng.random() < 0.3:
         draw_clutter(nrng, img, rng.randint(1, 4))
-    label = np.full((H, W), -1, np.int16)
+    label = np.full((H, W), HAND_LABEL, np.int16)
     placed: list[_Placed] = []
     closeup = rng.random() < cfg.closeup
     if closeup:
@@ -445,13 +465,28 @@ def render_scene(seed: int, cfg: SceneConfig | None = None) -> Scene:
         cards.append(cl)
     if rng.random() < cfg.hands:
         for _ in range(rng.choice([1, 1, 2])):
-            draw_hand(nrng, img, label)
+            grip, grip_width = None, None
+            if cfg.hands_on_cards > 0 and cards and rng.random() < cfg.hands_on_cards:
+                # A player carries one card, the top one: pick among the cards that show whole.
+                whole = [k for k, c in enumerate(cards) if _poly_visible(label, c.quad, k) > 0.9]
+                if whole:
+                    held = cards[rng.choice(whole)]
+                    grip = held.center
+                    grip_width = held.short_side * rng.uniform(0.8, 1.25)
+            draw_hand(nrng, img, label, grip, grip_width)
     for ident, cl in enumerate(cards):
         cl.visible = _poly_visible(label, cl.quad, ident)
         cx, cy = cl.center
         ix, iy = int(round(cx)), int(round(cy))
         if 1 <= ix < W - 1 and 1 <= iy < H - 1:
-            cl.center_visible = int((label[iy - 1 : iy + 2, ix - 1 : ix + 2] == ident).sum()) >= 6
+            around = label[iy - 1 : iy + 2, ix - 1 : ix + 2]
+            cl.center_visible = int((around == ident).sum()) >= 6
+            cl.center_amodal = (
+                cfg.amodal_under_hands > 0
+                and not cl.center_visible
+                and int((around == HAND_LABEL).sum()) >= 6
+                and cl.visible >= cfg.amodal_under_hands
+            )
         cl.fully_visible = cl.visible >= 0.97
         for il in cl.indices:
             il.visible = _poly_visible(label, il.quad, ident)

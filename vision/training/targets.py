@@ -117,7 +117,7 @@ def detector_targets(scene: Scene, out_h: int, out_w: int) -> DetTargets:
                         (ccy - cy) / CELL / OFFSET_UNIT,
                     )
                     reg[IDX_SUB, y, x] = (u - x, v - y)
-        if not card.center_visible:
+        if not (card.center_visible or card.center_amodal):
             continue
         theta, long_len, short_len = _card_axis(card)
         u, v = ccx / CELL, ccy / CELL

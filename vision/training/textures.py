@@ -166,10 +166,18 @@ def draw_clutter(rng: np.random.Generator, img: Image, n: int) -> None:
             cv2.circle(img, c, r, (240, 240, 240), max(1, r // 5), cv2.LINE_AA)
 
 
-def draw_hand(rng: np.random.Generator, img: Image, label: NDArray[np.int16] | None) -> None:
+def draw_hand(
+    rng: np.random.Generator,
+    img: Image,
+    label: NDArray[np.int16] | None,
+    grip: tuple[float, float] | None = None,
+    grip_width: float | None = None,
+) -> None:
     """Draws an arm reaching in from an image edge, ending in a hand with fingers, in place.
 
-    Where ``label`` is given, the pixels the arm covers are set to -1 there.
+    Where ``label`` is given, the pixels the arm covers are set to -1 there. With ``grip`` (a card's
+    centre) the hand, ``grip_width`` wide, holds that card by its near end, its fingers reaching to
+    about the centre, as a player carries a card across the table.
     """
     h, w = img.shape[:2]
     side = rng.integers(4)
@@ -177,6 +185,15 @@ def draw_hand(rng: np.random.Generator, img: Image, label: NDArray[np.int16] | N
     start = [(along * w, -20), (w + 20, along * h), (along * w, h + 20), (-20, along * h)][side]
     end = (rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h)
     width = rng.uniform(0.06, 0.14) * min(h, w) + 20
+    if grip is not None:
+        if grip_width is not None:
+            width = grip_width
+        # The fingertips end about 1.7 widths past ``end``: stopping the arm 1.2-2.4 widths short of
+        # the centre puts them from a little past it to the near edge (sometimes just short of it).
+        toward = np.array(grip) - np.array(start)
+        toward /= np.linalg.norm(toward) + 1e-6
+        back = width * rng.uniform(1.2, 2.4)
+        end = (float(grip[0] - toward[0] * back), float(grip[1] - toward[1] * back))
     skin = np.array([rng.uniform(60, 190), rng.uniform(90, 200), rng.uniform(140, 240)])
     if rng.random() < 0.3:
         skin = skin * rng.uniform(0.35, 0.6)

@@ -70,6 +70,8 @@ class TrainConfig:
         self.scene: SceneConfig = kw.get("scene", SceneConfig(layouts=(2, 3, 3, 4, 5)))
         self.classifier_only: bool = kw.get("classifier_only", False)
         """Train only the classifier (the detector's weights stay as initialised): a second stage."""
+        self.detector_only: bool = kw.get("detector_only", False)
+        """Train only the detector (the classifier's weights stay as initialised)."""
         self.minutes: float | None = kw.get("minutes")
         """A time budget: when set, the learning-rate schedule follows elapsed time and training stops
         when it runs out (steps are then an upper bound)."""
@@ -85,6 +87,8 @@ class TrainConfig:
             "hands": self.scene.hands,
             "gnoming": self.scene.gnoming,
             "loose_crops": self.scene.loose_crops,
+            "hands_on_cards": self.scene.hands_on_cards,
+            "amodal_under_hands": self.scene.amodal_under_hands,
         }
         return d
 
@@ -238,17 +242,19 @@ def train(
                 loss_d.backward()  # type: ignore[no-untyped-call]
                 torch.nn.utils.clip_grad_norm_(det.parameters(), 5.0)
                 opt_d.step()
-            crops = np.concatenate([c for c, _ in crop_buf])
-            labels = np.concatenate([lab for _, lab in crop_buf])
-            pick = np.array(rng.sample(range(len(labels)), min(cfg.crops, len(labels))))
-            xc = _augment_crops(_to_tensor(crops[pick]), gen).contiguous(memory_format=torch.channels_last)
-            cls.train()
-            loss_c = F.cross_entropy(cls(xc), torch.from_numpy(labels[pick]), label_smoothing=0.05)
-            opt_c.zero_grad(set_to_none=True)
-            loss_c.backward()  # type: ignore[no-untyped-call]
-            opt_c.step()
+            if not cfg.detector_only:
+                crops = np.concatenate([c for c, _ in crop_buf])
+                labels = np.concatenate([lab for _, lab in crop_buf])
+                pick = np.array(rng.sample(range(len(labels)), min(cfg.crops, len(labels))))
+                xc = _augment_crops(_to_tensor(crops[pick]), gen)
+                xc = xc.contiguous(memory_format=torch.channels_last)
+                cls.train()
+                loss_c = F.cross_entropy(cls(xc), torch.from_numpy(labels[pick]), label_smoothing=0.05)
+                opt_c.zero_grad(set_to_none=True)
+                loss_c.backward()  # type: ignore[no-untyped-call]
+                opt_c.step()
+                parts["cls"] = loss_c.item()
             step += 1
-            parts["cls"] = loss_c.item()
             for k, v in parts.items():
                 hist[k] = 0.95 * hist.get(k, v) + 0.05 * v
             now = time.monotonic()
@@ -315,6 +321,33 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="second stage: train only the classifier, keeping --init's detector",
     )
+    p.add_argument(
+        "--detector-only",
+        action="store_true",
+        help="train only the detector, keeping --init's classifier",
+    )
+    p.add_argument(
+        "--hands",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share of scenes with arms and hands over the cards (default 0.35)",
+    )
+    p.add_argument(
+        "--hands-on-cards",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share of those hands that hold a card by its near end (default 0)",
+    )
+    p.add_argument(
+        "--amodal-under-hands",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="teach the centre of a card whose centre a hand hides when at least this share of it shows "
+        "(default 0: never)",
+    )
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--crops", type=int, default=128, help="classifier crops per step")
     p.add_argument(
@@ -336,6 +369,14 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not 0.0 <= args.loose_crops <= 1.0:
         p.error("--loose-crops needs a share between 0 and 1")
+    if args.classifier_only and args.detector_only:
+        p.error("--classifier-only and --detector-only leave nothing to train together")
+    if (args.classifier_only or args.detector_only) and args.init is None:
+        p.error("--classifier-only and --detector-only fine-tune: give --init with the other network")
+    for name in ("hands", "hands_on_cards", "amodal_under_hands"):
+        value = getattr(args, name)
+        if value is not None and not 0.0 <= value <= 1.0:
+            p.error(f"--{name.replace('_', '-')} needs a share between 0 and 1")
     if args.card_height is not None and not 10 <= args.card_height[0] < args.card_height[1]:
         p.error("--card-height needs 10 <= LOW < HIGH")
     cfg = TrainConfig(
@@ -346,6 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         threads=args.threads,
         minutes=args.minutes,
         classifier_only=args.classifier_only,
+        detector_only=args.detector_only,
         lr=args.lr,
         crops=args.crops,
     )
@@ -353,6 +395,12 @@ def main(argv: list[str] | None = None) -> int:
         cfg.scene = replace(cfg.scene, card_height=tuple(args.card_height))
     if args.loose_crops:
         cfg.scene = replace(cfg.scene, loose_crops=args.loose_crops)
+    if args.hands is not None:
+        cfg.scene = replace(cfg.scene, hands=args.hands)
+    if args.hands_on_cards is not None:
+        cfg.scene = replace(cfg.scene, hands_on_cards=args.hands_on_cards)
+    if args.amodal_under_hands:
+        cfg.scene = replace(cfg.scene, amodal_under_hands=args.amodal_under_hands)
     train(cfg, args.work, args.out, init=args.init)
     return 0
 
