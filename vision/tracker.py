@@ -1134,6 +1134,8 @@ class TableTracker:
             return None
         if tr.origin is None:
             self._join_lost_flight(tr)
+        if tr.origin is None:
+            self._join_vanished(tr)
         t_land, err = estimate_landing(tr.obs, rest_n=n, fit_points=s.fit_points, window_ns=s.fit_window_ns)
         in_centre = self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None
         stopped = self._stopped_before(tr, tr.obs[:-n]) if in_centre else None
@@ -1224,6 +1226,25 @@ class TableTracker:
         src.alive = False
         tr.origin, tr.origin_xy, tr.lift_t = src.origin, src.origin_xy, src.lift_t
         tr.moved_mm += src.moved_mm
+
+    def _join_vanished(self, tr: Track) -> None:
+        """A card landing in the centre that was first seen there, within a card's length of where it
+        rests (its flight unseen but for its last stretch, or only its settling seen: the direction of so
+        short a path does not tell the seat it came from), is the card of its face that vanished from a
+        seat's layout shortly before (:meth:`_vanished`): take where it came from and when it was last
+        seen there, as :meth:`_appeared` does for a card first seen at rest."""
+        first = tr.obs[0]
+        if (
+            self.layout.seat_of_point(tr.rest_x, tr.rest_y) is not None
+            or self.layout.seat_of_point(first.x, first.y) is not None
+            or math.hypot(first.x - tr.rest_x, first.y - tr.rest_y) >= CARD_H_MM
+        ):
+            return
+        src = self._vanished(tr, first)
+        if src is None:
+            return
+        src.alive = False
+        tr.origin, tr.origin_xy, tr.lift_t = src.place, (src.rest_x, src.rest_y), src.last.t_ns
 
     def _vanished(self, tr: Track, first: Observation) -> Track | None:
         """The resting card of the same face in a seat's layout that was last seen shortly before

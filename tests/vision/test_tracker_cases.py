@@ -956,3 +956,22 @@ def test_a_card_still_a_moment_in_its_layout_and_flown_unseen_did_not_land_there
     assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
     assert plays[0].t_ns > 26 * PERIOD
     assert plays[0].t_ns - plays[0].err_ns <= first_seen * PERIOD
+
+
+def test_a_card_seen_only_on_its_last_stretch_is_the_seat_whose_layout_it_vanished_from() -> None:
+    # Ben's AS rests in his waste until his hand takes it (frame 20); its flight goes unseen but for its
+    # last 30 mm, slowing to rest on a foundation from the side of Cal's seat (a throw that curved, or a
+    # hand that carried it round): so short a stretch does not tell the seat it came from. The face that
+    # vanished from a layout just before does: Ben's.
+    t_land = 40 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AS", _box(BEN_WASTE.x, BEN_WASTE.y))]
+        if k < 34:
+            return []
+        x, y = _flight((F0.x, F0.y - 30), (F0.x, F0.y), 33 * PERIOD, t_land, t)
+        return [_whole("AS", _box(x, y))]
+
+    events, _ = _film(scene, 110)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ben", "AS", "waste")]
