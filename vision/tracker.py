@@ -55,6 +55,7 @@ went below the base). These are the camera-level events of ``docs/table-log.md``
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,6 +120,9 @@ MIN_BOX_SHARE = 0.1
 recognizer may find and name a card by its index without finding the card's outline, and then gives the
 index's box (a card part a hand leaves visible is only reported when 15 % of it shows). Such a box lies
 anywhere up to half a card off the card's own, with no motion at all."""
+VOTE_NS = 1_000_000_000
+"""How long after a landing the faces named in its card's resting box are counted (see
+:meth:`NertsTracker._voted_face`)."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -1360,6 +1364,8 @@ class NertsTracker:
         self._pending: list[TableEvent] = []
         self._released_t = -(1 << 62)
         self._where: dict[int, tuple[float, float, int]] = {}
+        self._named: deque[tuple[int, list[tuple[str, Box]]]] = deque()
+        """Each recent frame's time and named sightings (face and box), for :meth:`_outvoted`."""
         self.landings: list[tuple[Landing, TableEvent | None]] = []
         """Every landing seen and the event it made (None when it made none), for diagnostics."""
         self.table.place_of = self._place_of  # type: ignore[method-assign]
@@ -1394,6 +1400,11 @@ class NertsTracker:
     # -- frames ---------------------------------------------------------------------------------
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame's sightings; returns events that are now final."""
+        sightings = list(sightings)
+        named = [(s.card, s.box) for s in sightings if s.card not in (UNKNOWN, BACK)]
+        self._named.append((frame.t_ns, named))
+        while self._named and self._named[0][0] < frame.t_ns - self.settings.latency_ns - VOTE_NS:
+            self._named.popleft()
         for landing in self.table.step(frame, sightings):
             event = self._interpret(landing)
             self.landings.append((landing, event))
@@ -1487,6 +1498,7 @@ class NertsTracker:
         ready.sort(key=lambda e: e.t_ns)
         out = []
         for e in ready:
+            e = self._voted(e)
             e = self._block_bottom(e) if e.type == "move" else e
             # The log never goes back in time: a late-judged landing keeps its order by a nanosecond.
             if e.t_ns < self._released_t:
@@ -1496,6 +1508,54 @@ class NertsTracker:
             self._released_t = e.t_ns
             out.append(e)
         return out
+
+    def _voted(self, e: TableEvent) -> TableEvent:
+        """The event, with its card renamed to the face named most often in the box where the card came to
+        rest in the second after it landed (until the next card landed there), when that face was named
+        there more than twice as often as the event's own face, and five times or more: the recognizer
+        names a card wrong now and then, sometimes for many frames on end, and a track follows one name.
+        """
+        where = self._where.get(id(e))
+        tr = next((t for t in self.table.tracks if where is not None and t.tid == where[2]), None)
+        if where is None or tr is None or tr.rest_box is None:
+            return e
+        box, own = tr.rest_box, str(e.get("card"))
+        tol = 2 * self.table.rest_px
+        t0 = e.t_ns + self.t0_ns
+        t1 = t0 + VOTE_NS
+        for landing, _ in self.landings:
+            near = math.hypot(landing.x - where[0], landing.y - where[1]) < CARD_H_MM / 2
+            if near and t0 < landing.t_ns < t1:
+                t1 = landing.t_ns  # the next card put there covers it
+        counts: dict[str, int] = {}
+        before: set[str] = set()
+        for t, named in reversed(self._named):
+            if t < t0 - VOTE_NS // 2:
+                break
+            if t <= t1:
+                for card, b in named:
+                    if (
+                        min(abs(b[0] - box[0]), abs(b[2] - box[2])) <= tol  # a quick test first: most are far
+                        and min(abs(b[1] - box[1]), abs(b[3] - box[3])) <= tol
+                        and math.hypot(*robust_shift(box, b)) <= tol
+                        and _same_size(box, b, 0.15)
+                    ):
+                        if t < t0:
+                            before.add(card)
+                        else:
+                            counts[card] = counts.get(card, 0) + 1
+        # A face named there before it landed is the card it covers, still showing round its edges.
+        counts = {card: c for card, c in counts.items() if card == own or card not in before}
+        face, most = max(counts.items(), key=lambda kv: kv[1], default=(own, 0))
+        if face == own or most < 5 or most <= 2 * counts.get(own, 0):
+            return e
+        if e.type == "foundation_play":
+            for pile in self.piles:
+                if pile.pid == e.get("pile") and pile.cards and pile.cards[-1] == (own, e.seat or ""):
+                    pile.cards[-1] = (face, e.seat or "")
+        renamed = TableEvent(e.type, e.t_ns, e.err_ns, e.seat, {**e.data, "card": face})
+        self._where[id(renamed)] = self._where.pop(id(e))
+        return renamed
 
     # -- interpretation ---------------------------------------------------------------------------
     def _seat_of(self, landing: Landing) -> str | None:

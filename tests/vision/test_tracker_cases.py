@@ -975,3 +975,20 @@ def test_a_card_seen_only_on_its_last_stretch_is_the_seat_whose_layout_it_vanish
 
     events, _ = _film(scene, 110)
     assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ben", "AS", "waste")]
+
+
+def test_a_card_misread_until_just_after_it_lands_is_played_as_the_face_it_shows_at_rest() -> None:
+    # Ana's AS is read as AC, as a recognizer may misread a card for many frames on end, in her Nerts pile,
+    # all through its flight to a foundation and for its first frames at rest; from frame 48 on it is read
+    # as what it is. The play is of the face named most in its resting place, AS.
+    t_lift, t_land = 20 * PERIOD, 40 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), t_lift, t_land, t)
+        return [_whole("AC" if k < 48 else "AS", _box(x, y))]
+
+    events, _ = _film(scene, 130)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in plays] == [("Ana", "AS", "F1")]
+    assert abs(plays[0].t_ns - t_land) <= max(plays[0].err_ns, 3_000_000)
+
