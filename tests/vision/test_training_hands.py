@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.heads import FACE_HEAT
 from vision.training.scenes import CardLabel, Scene, SceneConfig, render_scene
@@ -80,3 +82,28 @@ def test_a_centre_hidden_by_another_card_is_never_taught() -> None:
     covered = [c for s in _scenes(cfg, 20) for c in s.cards if not c.center_visible]
     assert covered
     assert not any(c.center_amodal for c in covered)
+
+
+def test_a_hand_without_fingers_is_a_blob() -> None:
+    """A hand moving fast is filmed as a blob: without fingers it mostly still covers part of the held
+    card (less of it: no fingers reach over it), and it has no thin strokes (what a 15 px opening
+    removes: fingers are 13 px wide here)."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15))
+
+    def hand(seed: int, fingers: bool) -> tuple[NDArray[np.bool_], float]:
+        label = np.zeros((400, 400), np.int16)
+        label[155:245, 170:230] = 1
+        img = np.full((400, 400, 3), 90, np.uint8)
+        rng = np.random.default_rng(seed)
+        draw_hand(rng, img, label, grip=(200.0, 200.0), grip_width=60.0, fingers=fingers)
+        return label == -1, float((label == 1).sum()) / (90 * 60)
+
+    covered = 0
+    for seed in range(6):
+        blob, shows = hand(seed, fingers=False)
+        covered += shows < 0.95
+        thin = blob & ~cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_OPEN, kernel).astype(bool)
+        with_fingers, _ = hand(seed, fingers=True)
+        opened = cv2.morphologyEx(with_fingers.astype(np.uint8), cv2.MORPH_OPEN, kernel).astype(bool)
+        assert thin.sum() < 0.5 * (with_fingers & ~opened).sum()
+    assert covered >= 4

@@ -465,7 +465,7 @@ def render_scene(seed: int, cfg: SceneConfig | None = None) -> Scene:
         cards.append(cl)
     if rng.random() < cfg.hands:
         for _ in range(rng.choice([1, 1, 2])):
-            grip, grip_width = None, None
+            grip, grip_width, fingers = None, None, True
             if cfg.hands_on_cards > 0 and cards and rng.random() < cfg.hands_on_cards:
                 # A player carries one card, the top one: pick among the cards that show whole.
                 whole = [k for k, c in enumerate(cards) if _poly_visible(label, c.quad, k) > 0.9]
@@ -473,7 +473,9 @@ def render_scene(seed: int, cfg: SceneConfig | None = None) -> Scene:
                     held = cards[rng.choice(whole)]
                     grip = held.center
                     grip_width = held.short_side * rng.uniform(0.8, 1.25)
-            draw_hand(nrng, img, label, grip, grip_width)
+                    # Half of them moving fast: a blob without fingers.
+                    fingers = rng.random() < 0.5
+            draw_hand(nrng, img, label, grip, grip_width, fingers)
     for ident, cl in enumerate(cards):
         cl.visible = _poly_visible(label, cl.quad, ident)
         cx, cy = cl.center

@@ -172,12 +172,14 @@ def draw_hand(
     label: NDArray[np.int16] | None,
     grip: tuple[float, float] | None = None,
     grip_width: float | None = None,
+    fingers: bool = True,
 ) -> None:
     """Draws an arm reaching in from an image edge, ending in a hand with fingers, in place.
 
     Where ``label`` is given, the pixels the arm covers are set to -1 there. With ``grip`` (a card's
     centre) the hand, ``grip_width`` wide, holds that card by its near end, its fingers reaching to
-    about the centre, as a player carries a card across the table.
+    about the centre, as a player carries a card across the table. Without ``fingers`` the hand is
+    a larger blob, as a hand moving fast is filmed.
     """
     h, w = img.shape[:2]
     side = rng.integers(4)
@@ -204,10 +206,11 @@ def draw_hand(
     direction /= np.linalg.norm(direction) + 1e-6
     normal = np.array([-direction[1], direction[0]])
     palm = np.array(end) + direction * width * 0.4
+    grow = 1.0 if fingers else 1.25
     cv2.ellipse(
         mask,
         (int(palm[0]), int(palm[1])),
-        (int(width * 0.75), int(width * 0.6)),
+        (int(width * 0.75 * grow), int(width * 0.6 * grow)),
         float(np.degrees(np.arctan2(direction[1], direction[0]))),
         0,
         360,
@@ -215,26 +218,27 @@ def draw_hand(
         -1,
         cv2.LINE_AA,
     )
-    for k in range(4):
-        base = palm + direction * width * 0.4 + normal * (k - 1.5) * width * 0.32
-        tip = base + direction * width * rng.uniform(0.7, 1.1) + normal * rng.normal(0, 0.1) * width
+    if fingers:
+        for k in range(4):
+            base = palm + direction * width * 0.4 + normal * (k - 1.5) * width * 0.32
+            tip = base + direction * width * rng.uniform(0.7, 1.1) + normal * rng.normal(0, 0.1) * width
+            cv2.line(
+                mask,
+                (int(base[0]), int(base[1])),
+                (int(tip[0]), int(tip[1])),
+                255,
+                max(2, int(width * 0.22)),
+                cv2.LINE_AA,
+            )
+        thumb = palm + normal * width * 0.7
         cv2.line(
             mask,
-            (int(base[0]), int(base[1])),
-            (int(tip[0]), int(tip[1])),
+            (int(palm[0]), int(palm[1])),
+            (int(thumb[0]), int(thumb[1])),
             255,
-            max(2, int(width * 0.22)),
+            max(2, int(width * 0.25)),
             cv2.LINE_AA,
         )
-    thumb = palm + normal * width * 0.7
-    cv2.line(
-        mask,
-        (int(palm[0]), int(palm[1])),
-        (int(thumb[0]), int(thumb[1])),
-        255,
-        max(2, int(width * 0.25)),
-        cv2.LINE_AA,
-    )
     shade = 1.0 + 0.15 * smooth_noise(rng, h, w, width)
     color = np.clip(skin[None, None, :] * shade[..., None], 0, 255)
     if sleeve:
