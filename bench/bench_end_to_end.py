@@ -245,6 +245,10 @@ def main() -> int:
     args = ap.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    import cv2
+
+    # One core: OpenCV's resizes and warps must not run a second thread on it (as bench_recognizer.py).
+    cv2.setNumThreads(1)
     camera = CameraModel(
         width=1280, height=720, fps=60.0, shutter="rolling", readout_ms=12.0, exposure_ms=4.0
     )
