@@ -1612,7 +1612,7 @@ class NertsTracker:
             if not _fits(pile, landing.card):
                 pile = self._place_known(landing) or pile
             tied = pile is not None and bool(pile.cards) and pile.cards[-1][0] == landing.card
-            if not landing.seen_moving and (tied or not _fits(pile, landing.card)):
+            if not landing.seen_moving and (tied or not _may_follow(pile, landing.card)):
                 # A card seen only at rest must fit the pile: otherwise it is more likely a misread.
                 # Nor does it tie with the top (a race twin lands within a few frames of the other,
                 # and in sight): it is that top card seen again, a second sighting of one card.
@@ -1716,6 +1716,22 @@ def _fits(pile: _Pile | None, card: str) -> bool:
         return _rank(card) == 1
     top = pile.cards[-1][0]
     return card == top or (card[-1] == top[-1] and _rank(card) == _rank(top) + 1)
+
+
+def _may_follow(pile: _Pile | None, card: str, missed: int = 2) -> bool:
+    """Whether a card may go on a pile as the tracker knows it, if up to ``missed`` plays onto it went
+    unseen.
+
+    >>> p = _Pile("F1", 0, 0, [("4S", "Ana")])
+    >>> _may_follow(p, "5S"), _may_follow(p, "7S"), _may_follow(p, "8S"), _may_follow(p, "5H")
+    (True, True, False, False)
+    >>> _may_follow(None, "3D"), _may_follow(None, "4D")
+    (True, False)
+    """
+    if pile is None or not pile.cards:
+        return 1 <= _rank(card) <= 1 + missed
+    top = pile.cards[-1][0]
+    return card[-1] == top[-1] and _rank(top) < _rank(card) <= _rank(top) + 1 + missed
 
 
 def _rank(card: str) -> int:

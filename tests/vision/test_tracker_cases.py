@@ -992,3 +992,17 @@ def test_a_card_misread_until_just_after_it_lands_is_played_as_the_face_it_shows
     assert [(e.seat, e.get("card"), e.get("pile")) for e in plays] == [("Ana", "AS", "F1")]
     assert abs(plays[0].t_ns - t_land) <= max(plays[0].err_ns, 3_000_000)
 
+
+def test_a_card_flown_unseen_onto_a_pile_whose_last_play_went_unseen_is_still_played() -> None:
+    # Ana's AH started a pile unseen (never named: the recognizer could not read it). Her 2H then leaves
+    # her waste under her hand and is first seen at rest on that pile. It does not fit the pile as the
+    # tracker knows it (none there), but it would after one unseen play: it is a play, not a misread.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("2H", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 40:
+            return []
+        return [_whole("2H", _box(F0.x, F0.y))]
+
+    events, _ = _film(scene, 110)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ana", "2H", "waste")]
