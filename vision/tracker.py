@@ -672,6 +672,8 @@ class TableTracker:
         self.frames = 0
         self.last_t = 0
         self.last_frame_t = 0
+        self._seen: dict[str, deque[Observation]] = {}
+        """Each face's recent observations, for :meth:`_first_here`."""
 
     def observe(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[Observation]:
         """Places a frame's sightings on the table and in time."""
@@ -710,6 +712,11 @@ class TableTracker:
         self.frames += 1
         self.last_t = frame.t_ns
         obs = self.observe(frame, sightings)
+        for o in obs:
+            seen = self._seen.setdefault(o.card, deque())
+            seen.append(o)
+            while seen[0].t_ns < o.t_ns - 2 * self.settings.link_ns:
+                seen.popleft()
         landings: list[Landing] = []
         s = self.settings
         by_card: dict[str, list[Track]] = {}
@@ -1244,42 +1251,89 @@ class TableTracker:
             or math.hypot(first.x - tr.rest_x, first.y - tr.rest_y) >= CARD_H_MM
         ):
             return
-        src = self._vanished(tr, first)
+        # Only a card seen at rest there last: one lifted in sight and lost is joined within a short gap
+        # by _join_lost_flight; joined from further back, the stretch seen here is often another sighting
+        # of a card that had landed long before, and its fit times that landing late.
+        src = self._vanished(tr, first, lifted=False)
         if src is None:
             return
         src.alive = False
-        tr.origin, tr.origin_xy, tr.lift_t = src.place, (src.rest_x, src.rest_y), src.last.t_ns
+        tr.origin, tr.origin_xy, tr.lift_t = self._left_from(src)
 
-    def _vanished(self, tr: Track, first: Observation) -> Track | None:
-        """The resting card of the same face in a seat's layout that was last seen shortly before
-        ``first`` (and not since), if any: where ``tr``'s card came from."""
+    def _vanished(self, tr: Track, first: Observation, lifted: bool = True) -> Track | None:
+        """The card of the same face that rested in a seat's layout and was last seen shortly before
+        ``first`` (and not since), if any: where ``tr``'s card came from. It may have been seen at rest
+        there last, or lifted from there and lost on the way (its first motion seen, a hand over its
+        index as it is picked up, then its flight unseen)."""
         gone = [
             t
             for t in self.tracks
             if t is not tr
             and t.alive
             and t.card == tr.card
-            and t.resting
-            and t.place is not None
-            and t.place[0] is not None
+            and (
+                (t.resting and t.place is not None and t.place[0] is not None)
+                or (lifted and not t.resting and t.origin is not None and t.origin[0] is not None)
+            )
             and 0 < first.t_ns - t.last.t_ns <= self.settings.link_ns
             and first.frame - t.last.frame >= 3
         ]
         return max(gone, key=lambda t: t.last.t_ns) if gone else None
 
+    def _left_from(
+        self, src: Track
+    ) -> tuple[tuple[str | None, str, int] | None, tuple[float, float], int | None]:
+        """Where a card that vanished from a seat's layout (:meth:`_vanished`) came from: its place there,
+        the place's position and when it was lifted (for a card seen at rest there last, when it was
+        last seen)."""
+        if src.resting:
+            return src.place, (src.rest_x, src.rest_y), src.last.t_ns
+        return src.origin, src.origin_xy or (src.rest_x, src.rest_y), src.lift_t
+
+    def _first_here(self, tr: Track, first: Observation) -> Observation:
+        """The earliest sighting of ``tr``'s face where it rests, before ``first`` (its track's first
+        observation): the recognizer often names a card at rest only now and then (a hand over it, its
+        face not read), and those odd sightings start no track of their own. Going back from ``first``,
+        sightings of its face there count; one of its face elsewhere within a card's length of it is its own
+        approach, before it got there: the search stops. Its corner index alone does not count: the index
+        lies within the card's resting box while the card still slides its last stretch."""
+        rb = tr.rest_box
+        earliest = first
+        if rb is None:
+            return earliest
+        for o in reversed(self._seen.get(tr.card, ())):
+            if o.t_ns >= first.t_ns:
+                continue
+            if first.t_ns - o.t_ns > self.settings.link_ns:
+                break
+            if self._index_only(o):
+                continue
+            if math.hypot(*robust_shift(rb, o.box)) <= 3 * self.rest_px or self._covered_at_rest(rb, o):
+                earliest = o
+            elif math.hypot(o.x - tr.rest_x, o.y - tr.rest_y) < CARD_H_MM:
+                break
+        return earliest
+
     def _appeared(self, tr: Track) -> Landing | None:
         """A card first seen already at rest in the centre, whose face just vanished from a seat's
         layout: its flight went unseen (under the hand, or too blurred to read). It landed after it
         was last seen in the layout (plus the shortest flight) and before it was first seen here."""
-        first = tr.obs[0]
+        if all(self._index_only(o) for o in tr.obs[-self.settings.rest_count :]):
+            # Its corner index alone lies up to half a card off the card, and may sit still while the card
+            # still slides: its landing waits for a view of the card.
+            return None
+        first = self._first_here(tr, tr.obs[0])
         src = self._vanished(tr, first)
         if src is None:
             return None
         src.alive = False
-        lo = min(first.t_ns, src.last.t_ns + MIN_FLIGHT_NS)
+        # Last seen in the layout, it still had the whole flight to go; last seen on the way, less.
+        in_layout = self.layout.seat_of_point(src.last.x, src.last.y) is not None
+        lo = min(first.t_ns, src.last.t_ns + (MIN_FLIGHT_NS if in_layout else 0))
         hi = first.t_ns
         t_land = (lo + hi) // 2
         err = max(MIN_ERR_NS, (hi - lo) // 2)
+        origin, origin_xy, lift_t = self._left_from(src)
         landing = Landing(
             tr.tid,
             tr.card,
@@ -1287,10 +1341,10 @@ class TableTracker:
             err,
             tr.rest_x,
             tr.rest_y,
-            src.place,
-            (src.rest_x, src.rest_y),
-            src.last.t_ns,
-            ((src.rest_x, src.rest_y),),
+            origin,
+            origin_xy,
+            lift_t,
+            (origin_xy,),
             seen_moving=False,
         )
         return self._landed(tr, landing)

@@ -1006,3 +1006,67 @@ def test_a_card_flown_unseen_onto_a_pile_whose_last_play_went_unseen_is_still_pl
 
     events, _ = _film(scene, 110)
     assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ana", "2H", "waste")]
+
+
+def test_a_card_lifted_in_sight_and_first_seen_again_at_rest_on_a_foundation_is_played() -> None:
+    # Ben's AS rests in his waste; his hand slides it a little way off (frames 20-23, seen moving), then its
+    # flight goes unseen and it is first seen again already at rest on a foundation. It left his layout in
+    # sight, so no card of its face vanished from there at rest; it is his play all the same, timed between
+    # its last sighting in his layout and its first on the foundation.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AS", _box(BEN_WASTE.x, BEN_WASTE.y))]
+        if k < 24:
+            return [_whole("AS", _box(BEN_WASTE.x + 6.0 * (k - 19), BEN_WASTE.y))]
+        if k < 45:
+            return []
+        return [_whole("AS", _box(F0.x, F0.y))]
+
+    events, _ = _film(scene, 120)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AS", "waste")]
+    assert 23 * PERIOD <= plays[0].t_ns - plays[0].err_ns
+    assert plays[0].t_ns + plays[0].err_ns <= 45 * PERIOD
+
+
+def test_a_card_first_seen_on_a_foundation_by_its_index_alone_is_timed_from_a_view_of_the_card() -> None:
+    # Ana's AH vanishes from her waste under her hand (frame 20). On a foundation its corner index alone
+    # is named from frame 36, still, while the hand hides the rest of the card as it slides its last
+    # stretch; it comes to rest at frame 42 and shows whole from frame 44. The index sat still before the
+    # card did: a play timed as first seen at rest from it would end before the card landed.
+    t_land = 42 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AH", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 36:
+            return []
+        if k < 44:
+            return [_index_of("AH", _box(F0.x, F0.y))]
+        return [_whole("AH", _box(F0.x, F0.y))]
+
+    events, _ = _film(scene, 120)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
+    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns, (
+        (plays[0].t_ns - t_land) / 1e6,
+        plays[0].err_ns / 1e6,
+    )
+
+
+def test_a_card_named_now_and_then_at_rest_before_its_track_starts_is_timed_from_the_first() -> None:
+    # Ben's AS vanishes from his waste under his hand (frame 20) and lands unseen on a foundation. A hand
+    # over it, it is named there only in frames 38, 44 and 50 (too far apart to start a track), then in
+    # every frame from 60. It was there by frame 38: its landing lies before that, not up to frame 60.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AS", _box(BEN_WASTE.x, BEN_WASTE.y))]
+        if k in (38, 44, 50) or k >= 60:
+            return [_whole("AS", _box(F0.x, F0.y))]
+        return []
+
+    events, _ = _film(scene, 130)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AS", "waste")]
+    assert 20 * PERIOD <= plays[0].t_ns - plays[0].err_ns
+    assert plays[0].t_ns + plays[0].err_ns <= 38 * PERIOD
