@@ -1133,7 +1133,10 @@ class TableTracker:
         tr.rest_x, tr.rest_y = ref.x, ref.y
         tr.rest_since = recent[0].t_ns
         came = len(tr.obs) > n or tr.origin is not None
-        if not came and self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None:
+        # A card first seen all but still (a few sightings creeping under the hand before it rests) is as
+        # good as first seen at rest.
+        unseen_flight = not came or (tr.origin is None and tr.moved_mm < 8.0)
+        if unseen_flight and self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None:
             appeared = self._appeared(tr)
             if appeared is not None:
                 return appeared

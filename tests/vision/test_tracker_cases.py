@@ -1070,3 +1070,22 @@ def test_a_card_named_now_and_then_at_rest_before_its_track_starts_is_timed_from
     assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AS", "waste")]
     assert 20 * PERIOD <= plays[0].t_ns - plays[0].err_ns
     assert plays[0].t_ns + plays[0].err_ns <= 38 * PERIOD
+
+
+def test_a_card_first_seen_creeping_its_last_millimetres_onto_a_foundation_is_played() -> None:
+    # Ana's AH vanishes from her waste under her hand (frame 20) and is first seen on a foundation at frame
+    # 40, creeping its last 6 mm to rest there (frames 40-42). Too short a path to count as a flight seen,
+    # it is as good as first seen at rest: the face that vanished from her layout just before makes it her
+    # play, timed between its last sighting there and its first on the foundation.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AH", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 40:
+            return []
+        return [_whole("AH", _box(F0.x, F0.y + 3.0 * max(0, 42 - k)))]
+
+    events, _ = _film(scene, 120)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
+    assert 20 * PERIOD <= plays[0].t_ns - plays[0].err_ns
+    assert plays[0].t_ns + plays[0].err_ns <= 42 * PERIOD
