@@ -1278,10 +1278,22 @@ class TableTracker:
                 (t.resting and t.place is not None and t.place[0] is not None)
                 or (lifted and not t.resting and t.origin is not None and t.origin[0] is not None)
             )
-            and 0 < first.t_ns - t.last.t_ns <= self.settings.link_ns
-            and first.frame - t.last.frame >= 3
+            and 0 < first.t_ns - self._last_away(t, tr).t_ns <= self.settings.link_ns
+            and first.frame - self._last_away(t, tr).frame >= 3
         ]
-        return max(gone, key=lambda t: t.last.t_ns) if gone else None
+        return max(gone, key=lambda t: self._last_away(t, tr).t_ns) if gone else None
+
+    def _last_away(self, src: Track, tr: Track) -> Observation:
+        """The last sighting of ``src`` (a card lifted from a seat's layout, or resting there) that does
+        not lie where ``tr`` rests: a card lifted in sight may be seen once or twice more where it lands,
+        too seldom to go on with its track, before a track of its own starts there."""
+        rb = tr.rest_box
+        for o in reversed(src.obs):
+            if rb is None or not (
+                math.hypot(*robust_shift(rb, o.box)) <= 3 * self.rest_px or self._covered_at_rest(rb, o)
+            ):
+                return o
+        return src.obs[0]
 
     def _left_from(
         self, src: Track
@@ -1331,8 +1343,9 @@ class TableTracker:
             return None
         src.alive = False
         # Last seen in the layout, it still had the whole flight to go; last seen on the way, less.
-        in_layout = self.layout.seat_of_point(src.last.x, src.last.y) is not None
-        lo = min(first.t_ns, src.last.t_ns + (MIN_FLIGHT_NS if in_layout else 0))
+        away = self._last_away(src, tr)
+        in_layout = self.layout.seat_of_point(away.x, away.y) is not None
+        lo = min(first.t_ns, away.t_ns + (MIN_FLIGHT_NS if in_layout else 0))
         hi = first.t_ns
         t_land = (lo + hi) // 2
         err = max(MIN_ERR_NS, (hi - lo) // 2)

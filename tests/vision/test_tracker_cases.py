@@ -1089,3 +1089,24 @@ def test_a_card_first_seen_creeping_its_last_millimetres_onto_a_foundation_is_pl
     assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
     assert 20 * PERIOD <= plays[0].t_ns - plays[0].err_ns
     assert plays[0].t_ns + plays[0].err_ns <= 42 * PERIOD
+
+
+def test_a_card_lifted_in_sight_and_seen_once_where_it_lands_is_played() -> None:
+    # Ben's AS slides off his waste in sight (frames 20-23), flies unseen and is named once on a foundation
+    # (frame 35): that sighting goes on with its track, the card in flight. Hidden again, it is named there
+    # from frame 60 on, a track of its own at rest. The card that left his layout is this one: his play,
+    # landed after it was last seen off the foundation and by frame 35.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AS", _box(BEN_WASTE.x, BEN_WASTE.y))]
+        if k < 24:
+            return [_whole("AS", _box(BEN_WASTE.x + 6.0 * (k - 19), BEN_WASTE.y))]
+        if k == 35 or k >= 60:
+            return [_whole("AS", _box(F0.x, F0.y))]
+        return []
+
+    events, _ = _film(scene, 140)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AS", "waste")]
+    assert 23 * PERIOD <= plays[0].t_ns - plays[0].err_ns
+    assert plays[0].t_ns + plays[0].err_ns <= 35 * PERIOD
