@@ -86,6 +86,9 @@ STANDARD_FACES: tuple[str, ...] = tuple(
 """The faces of a standard deck: what a Nerts table holds (jokers only with ``jokers = 2``)."""
 MIN_FLIGHT_NS = 120_000_000
 """The shortest time a card takes from a seat's layout to the centre."""
+MOVE_UNSEEN_NS = 450_000_000
+"""Longest a card moved within a seat's layout may go unseen, from its last sighting where it lay to its
+first at rest on the work pile it went to, to be taken for the card of its face that appears there."""
 MIN_ERR_NS = 1_000_000
 """Smallest landing-time uncertainty the tracker claims (1 ms)."""
 SIDE_NOISE_PX = 0.3
@@ -1136,7 +1139,7 @@ class TableTracker:
         # A card first seen all but still (a few sightings creeping under the hand before it rests) is as
         # good as first seen at rest.
         unseen_flight = not came or (tr.origin is None and tr.moved_mm < 8.0)
-        if unseen_flight and self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None:
+        if unseen_flight:
             appeared = self._appeared(tr)
             if appeared is not None:
                 return appeared
@@ -1332,7 +1335,9 @@ class TableTracker:
     def _appeared(self, tr: Track) -> Landing | None:
         """A card first seen already at rest in the centre, whose face just vanished from a seat's
         layout: its flight went unseen (under the hand, or too blurred to read). It landed after it
-        was last seen in the layout (plus the shortest flight) and before it was first seen here."""
+        was last seen in the layout (plus the shortest flight) and before it was first seen here. So too
+        a card first seen at rest on a work pile, whose face just vanished from its seat's Nerts pile or
+        waste (within :data:`MOVE_UNSEEN_NS`): a move whose lift and carry the hand hid."""
         if all(self._index_only(o) for o in tr.obs[-self.settings.rest_count :]):
             # Its corner index alone lies up to half a card off the card, and may sit still while the card
             # still slides: its landing waits for a view of the card.
@@ -1341,15 +1346,30 @@ class TableTracker:
         src = self._vanished(tr, first)
         if src is None:
             return None
-        src.alive = False
-        # Last seen in the layout, it still had the whole flight to go; last seen on the way, less.
+        origin, origin_xy, lift_t = self._left_from(src)
+        seat_here = self.layout.seat_of_point(tr.rest_x, tr.rest_y)
+        if seat_here is not None and (
+            origin is None
+            or origin[0] != seat_here
+            or origin[1] not in ("nerts", "waste")
+            or origin == self.place_of(tr.rest_x, tr.rest_y, tr)
+        ):
+            # In a layout, only a card moved within its seat's layout, from one place to another (M5-M7),
+            # and from its Nerts pile or waste: a card from a work pile takes the cards on it along (a block,
+            # M6), and which of them the move is of, the block's bottom card, is not known from the top
+            # one seen again at rest (and a fanned pile's boxes jump between its cards).
+            return None
+        # Last seen in the layout, it still had the whole flight to the centre to go; last seen on the
+        # way, or moved within the layout, less.
         away = self._last_away(src, tr)
-        in_layout = self.layout.seat_of_point(away.x, away.y) is not None
-        lo = min(first.t_ns, away.t_ns + (MIN_FLIGHT_NS if in_layout else 0))
+        far = self.layout.seat_of_point(away.x, away.y) is not None
+        lo = min(first.t_ns, away.t_ns + (MIN_FLIGHT_NS if far else 0))
         hi = first.t_ns
+        if seat_here is not None and hi - away.t_ns > MOVE_UNSEEN_NS:
+            return None
+        src.alive = False
         t_land = (lo + hi) // 2
         err = max(MIN_ERR_NS, (hi - lo) // 2)
-        origin, origin_xy, lift_t = self._left_from(src)
         landing = Landing(
             tr.tid,
             tr.card,

@@ -1110,3 +1110,37 @@ def test_a_card_lifted_in_sight_and_seen_once_where_it_lands_is_played() -> None
     assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AS", "waste")]
     assert 23 * PERIOD <= plays[0].t_ns - plays[0].err_ns
     assert plays[0].t_ns + plays[0].err_ns <= 35 * PERIOD
+
+
+ANA_WORK2 = LAYOUT.slots[("Ana", "work", 2)]
+
+
+def test_a_card_lifted_from_its_waste_and_first_seen_again_at_rest_on_a_work_pile_is_a_move() -> None:
+    # Ana's 9C rests in her waste; her hand slides it a little way off (frames 20-23, seen moving), then
+    # carries it, hidden, onto the 10H at the head of her second work pile, fanned one step down from it,
+    # where it is first seen at rest at frame 40. Its carry went unseen, but the face that left her waste
+    # just before is this card: a move from her waste onto that pile, timed between the two sightings.
+    top = _box(ANA_WORK2.pose.x, ANA_WORK2.pose.y)
+    step = ANA_WORK2.fan[1]
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 40:
+            ten = [_whole("10H", top)]
+        else:
+            ten = [_part("10H", (top[0], top[1], top[2], top[1] + step))]
+        if k < 20:
+            return [*ten, _whole("9C", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 24:
+            return [*ten, _whole("9C", _box(ANA_WASTE.x, ANA_WASTE.y - 5.0 * (k - 19)))]
+        if k < 40:
+            return ten
+        return [*ten, _whole("9C", _box(ANA_WORK2.pose.x, ANA_WORK2.pose.y + step))]
+
+    events, _ = _film(scene, 130)
+    moves = [e for e in events if e.type == "move"]
+    assert [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in moves] == [
+        ("Ana", "9C", "waste", "work2")
+    ]
+    assert 23 * PERIOD <= moves[0].t_ns - moves[0].err_ns
+    assert moves[0].t_ns + moves[0].err_ns <= 40 * PERIOD
+    assert _plays(events) == []
