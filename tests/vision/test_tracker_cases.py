@@ -66,6 +66,15 @@ def _plays(events: list[TableEvent]) -> list[TableEvent]:
     return [e for e in events if e.type == "foundation_play"]
 
 
+def _one_play_between(events: list[TableEvent], play: tuple[str, str, str], after: int, by: int) -> None:
+    """The events hold one play, ``(seat, card, from)``, whose time and err lie within frames
+    ``after`` to ``by``."""
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [play]
+    assert after * PERIOD <= plays[0].t_ns - plays[0].err_ns
+    assert plays[0].t_ns + plays[0].err_ns <= by * PERIOD
+
+
 LAYOUT = NertsLayout(SEATS)
 F0 = LAYOUT.slots[(None, "foundation", 0)].pose
 ANA_WASTE = LAYOUT.slots[("Ana", "waste", 0)].pose
@@ -1023,10 +1032,7 @@ def test_a_card_lifted_in_sight_and_first_seen_again_at_rest_on_a_foundation_is_
         return [_whole("AS", _box(F0.x, F0.y))]
 
     events, _ = _film(scene, 120)
-    plays = _plays(events)
-    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AS", "waste")]
-    assert 23 * PERIOD <= plays[0].t_ns - plays[0].err_ns
-    assert plays[0].t_ns + plays[0].err_ns <= 45 * PERIOD
+    _one_play_between(events, ("Ben", "AS", "waste"), 23, 45)
 
 
 def test_a_card_first_seen_on_a_foundation_by_its_index_alone_is_timed_from_a_view_of_the_card() -> None:
@@ -1066,10 +1072,7 @@ def test_a_card_named_now_and_then_at_rest_before_its_track_starts_is_timed_from
         return []
 
     events, _ = _film(scene, 130)
-    plays = _plays(events)
-    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AS", "waste")]
-    assert 20 * PERIOD <= plays[0].t_ns - plays[0].err_ns
-    assert plays[0].t_ns + plays[0].err_ns <= 38 * PERIOD
+    _one_play_between(events, ("Ben", "AS", "waste"), 20, 38)
 
 
 def test_a_card_first_seen_creeping_its_last_millimetres_onto_a_foundation_is_played() -> None:
@@ -1085,10 +1088,7 @@ def test_a_card_first_seen_creeping_its_last_millimetres_onto_a_foundation_is_pl
         return [_whole("AH", _box(F0.x, F0.y + 3.0 * max(0, 42 - k)))]
 
     events, _ = _film(scene, 120)
-    plays = _plays(events)
-    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
-    assert 20 * PERIOD <= plays[0].t_ns - plays[0].err_ns
-    assert plays[0].t_ns + plays[0].err_ns <= 42 * PERIOD
+    _one_play_between(events, ("Ana", "AH", "waste"), 20, 42)
 
 
 def test_a_card_lifted_in_sight_and_seen_once_where_it_lands_is_played() -> None:
@@ -1106,10 +1106,7 @@ def test_a_card_lifted_in_sight_and_seen_once_where_it_lands_is_played() -> None
         return []
 
     events, _ = _film(scene, 140)
-    plays = _plays(events)
-    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AS", "waste")]
-    assert 23 * PERIOD <= plays[0].t_ns - plays[0].err_ns
-    assert plays[0].t_ns + plays[0].err_ns <= 35 * PERIOD
+    _one_play_between(events, ("Ben", "AS", "waste"), 23, 35)
 
 
 ANA_WORK2 = LAYOUT.slots[("Ana", "work", 2)]
