@@ -371,8 +371,6 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--loose-crops needs a share between 0 and 1")
     if args.classifier_only and args.detector_only:
         p.error("--classifier-only and --detector-only leave nothing to train together")
-    if (args.classifier_only or args.detector_only) and args.init is None:
-        p.error("--classifier-only and --detector-only fine-tune: give --init with the other network")
     for name in ("hands", "hands_on_cards", "amodal_under_hands"):
         value = getattr(args, name)
         if value is not None and not 0.0 <= value <= 1.0:
