@@ -125,7 +125,7 @@ index's box (a card part a hand leaves visible is only reported when 15 % of it 
 anywhere up to half a card off the card's own, with no motion at all."""
 VOTE_NS = 1_000_000_000
 """How long after a landing the faces named in its card's resting box are counted (see
-:meth:`NertsTracker._voted_face`)."""
+:meth:`NertsTracker._voted`)."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -1455,7 +1455,7 @@ class NertsTracker:
         self._released_t = -(1 << 62)
         self._where: dict[int, tuple[float, float, int]] = {}
         self._named: deque[tuple[int, list[tuple[str, Box]]]] = deque()
-        """Each recent frame's time and named sightings (face and box), for :meth:`_outvoted`."""
+        """Each recent frame's time and named sightings (face and box), for :meth:`_voted`."""
         self.landings: list[tuple[Landing, TableEvent | None]] = []
         """Every landing seen and the event it made (None when it made none), for diagnostics."""
         self.table.place_of = self._place_of  # type: ignore[method-assign]

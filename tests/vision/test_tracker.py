@@ -459,16 +459,22 @@ time from its true landing, the row time of its centre after the frame's, and it
 of it all the way). Thrown down and right, it is hidden by the hand for its last 90 ms."""
 
 
+def _lands_within_err(card: str, recorded: list[tuple[int, int, tuple[float, float, float, float]]]) -> None:
+    """A recorded card's sightings (frame time from its true landing, row time, box) are timed by
+    :func:`estimate_landing` within the err it states."""
+    obs = [
+        Observation(card, box, False, 0.0, 0.0, t + row, t, 16_667, 4_000_000, k)
+        for k, (t, row, box) in enumerate(recorded)
+    ]
+    t_land, err = estimate_landing(obs)
+    assert abs(t_land) <= err, (t_land / 1e6, err / 1e6)
+
+
 def test_fits_that_agree_are_averaged_not_the_one_claiming_least_error_alone() -> None:
     # Fitted on both axes, on the narrow-free sightings and on each axis alone, its landing came out
     # 6-16 ms early with errs of 13-15 ms; the fit claiming the least (the y axis alone, 12.8 ms) was
     # kept, 15.6 ms early. The fits agreeing with it measure the same landing with other noise.
-    obs = [
-        Observation("5S", box, False, 0.0, 0.0, t + row, t, 16_667, 4_000_000, k)
-        for k, (t, row, box) in enumerate(FIVE_S_SEED_3)
-    ]
-    t_land, err = estimate_landing(obs)
-    assert abs(t_land) <= err, (t_land / 1e6, err / 1e6)
+    _lands_within_err("5S", FIVE_S_SEED_3)
 
 
 
@@ -502,12 +508,7 @@ def test_an_axis_whose_resting_side_is_covered_is_not_fitted_alone() -> None:
     # Its bottom side, measured on (its top kept changing at rest), was seen in flight past where it
     # rests: covered at rest, so the y axis's resting place is unknown. Fitted on that axis alone, to a
     # place it never stopped at, it came out 29 ms early claiming 8 ms and was kept.
-    obs = [
-        Observation("AC", box, False, 0.0, 0.0, t + row, t, 16_667, 4_000_000, k)
-        for k, (t, row, box) in enumerate(ACE_OF_CLUBS_SEED_11)
-    ]
-    t_land, err = estimate_landing(obs)
-    assert abs(t_land) <= err, (t_land / 1e6, err / 1e6)
+    _lands_within_err("AC", ACE_OF_CLUBS_SEED_11)
 
 
 def _mostly_sideways(t_land: int, *, covered: range, strip: float) -> list[Observation]:
