@@ -126,6 +126,9 @@ anywhere up to half a card off the card's own, with no motion at all."""
 VOTE_NS = 1_000_000_000
 """How long after a landing the faces named in its card's resting box are counted (see
 :meth:`NertsTracker._voted`)."""
+INDEX_OFF_MM = math.hypot(CARD_W_MM, CARD_H_MM) / 2
+"""Furthest a card's corner index (a sighting of it alone, :data:`MIN_BOX_SHARE`) lies from the card's
+centre: half the card's diagonal."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -1042,8 +1045,16 @@ class TableTracker:
             del tr.obs[:-1]
             return None
         if len(tr.obs) >= 2:
-            p = tr.obs[-2]
-            tr.moved_mm += math.hypot(o.x - p.x, o.y - p.y)
+            # Motion is measured from the last sighting of the same kind since the card last rested: its
+            # corner index alone (which corner is not known) lies up to half the card's diagonal off its
+            # centre, so a jump between the two kinds is motion only by what it exceeds that by.
+            index_only = self._index_only(o)
+            p = next((q for q in reversed(tr.obs[:-1]) if self._index_only(q) == index_only), None)
+            if p is not None:
+                tr.moved_mm += math.hypot(o.x - p.x, o.y - p.y)
+            else:
+                p = tr.obs[-2]
+                tr.moved_mm += max(0.0, math.hypot(o.x - p.x, o.y - p.y) - INDEX_OFF_MM)
         n = s.rest_count
         if tr.settling:
             # Resting since a few observations: wait until it has been still for a while, so that its

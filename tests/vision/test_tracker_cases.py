@@ -1141,3 +1141,21 @@ def test_a_card_lifted_from_its_waste_and_first_seen_again_at_rest_on_a_work_pil
     assert 23 * PERIOD <= moves[0].t_ns - moves[0].err_ns
     assert moves[0].t_ns + moves[0].err_ns <= 40 * PERIOD
     assert _plays(events) == []
+
+
+def test_a_card_first_named_by_its_index_alone_and_then_seen_whole_at_rest_was_not_seen_flying() -> None:
+    # Ana's AH vanishes from her waste under her hand (frame 20) and lands unseen on a foundation, where it
+    # is first named by its corner index alone (frame 40), then whole at rest from frame 41. The jump from
+    # the index's box to the card's (35 mm between their centres) is no flight: the index lies within the
+    # card. First seen at rest, it landed between its last sighting in her layout and frame 40 (it was
+    # timed as a flight ending at frame 41: seed 5's Ana 2S, 312 ms late).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AH", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 40:
+            return []
+        b = _box(F0.x, F0.y)
+        return [_index_of("AH", b)] if k == 40 else [_whole("AH", b)]
+
+    events, _ = _film(scene, 120)
+    _one_play_between(events, ("Ana", "AH", "waste"), 20, 40)
