@@ -1237,6 +1237,9 @@ class TableTracker:
         may skip) is the card of its face that was lifted from a seat's layout and lost just before
         this track began: take where it came from and when it was lifted."""
         first = tr.obs[0]
+        # A card leaves a seat's layout only for the centre or another place in that layout: one of its face
+        # coming to rest in another seat's layout (turned onto that seat's waste) is another card.
+        seat_here = self.layout.seat_of_point(tr.rest_x, tr.rest_y)
         lost = [
             t
             for t in self.tracks
@@ -1246,6 +1249,7 @@ class TableTracker:
             and not t.resting
             and t.origin is not None
             and t.origin[0] is not None
+            and seat_here in (None, t.origin[0])
             and 0 < first.t_ns - t.last.t_ns <= self.settings.track_gap_ns * 2
         ]
         if not lost:

@@ -1159,3 +1159,31 @@ def test_a_card_first_named_by_its_index_alone_and_then_seen_whole_at_rest_was_n
 
     events, _ = _film(scene, 120)
     _one_play_between(events, ("Ana", "AH", "waste"), 20, 40)
+
+
+CAL_WASTE = LAYOUT.slots[("Cal", "waste", 0)].pose
+
+
+def test_a_card_of_its_face_turned_onto_another_seats_waste_is_not_the_card_lost_in_flight() -> None:
+    # Ben's AS slides off his waste in sight (frames 20-23) and is lost in flight. Cal turns an AS of his own
+    # deck onto his waste (seen sliding 40 mm from frame 40, at rest from frame 46), and Ben's is first seen
+    # again at rest on a foundation at frame 50. A card leaves a seat's layout only for the centre or that
+    # layout: Cal's AS did not come from Ben's waste, and must not take the track that tells where Ben's did
+    # (seed 5's Cal 4D, lost in flight to a foundation, was missed: a 4D coming to rest in Ben's waste took
+    # its track).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = []
+        if k < 20:
+            out.append(_whole("AS", _box(BEN_WASTE.x, BEN_WASTE.y)))
+        elif k < 24:
+            out.append(_whole("AS", _box(BEN_WASTE.x + 6.0 * (k - 19), BEN_WASTE.y)))
+        elif k >= 50:
+            out.append(_whole("AS", _box(F0.x, F0.y)))
+        if k >= 40:
+            start, end = (CAL_WASTE.x + 40, CAL_WASTE.y), (CAL_WASTE.x, CAL_WASTE.y)
+            out.append(_whole("AS", _box(*_flight(start, end, 39 * PERIOD, 46 * PERIOD, t))))
+        return out
+
+    events, _ = _film(scene, 130)
+    _one_play_between(events, ("Ben", "AS", "waste"), 23, 50)
+    assert [e for e in events if e.type == "move"] == []
