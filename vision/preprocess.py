@@ -248,7 +248,7 @@ def _warp_batch(
     np.multiply(a3[:, None], steps, out=fixed[3])
     fixed *= float(1 << _AB_BITS)
     np.rint(fixed, out=fixed)
-    np.clip(fixed, -(2**31), 2**31 - 1, out=fixed)
+    _clamp(fixed, -(2**31), 2**31 - 1)
     row, col = fixed[:2].astype(np.int32), fixed[2:].astype(np.int32)
     row += (1 << _AB_BITS) >> _INTER_BITS >> 1
     # Source positions in 1/32 pixel: whole pixels for the map, fractions for the table index.
@@ -262,8 +262,8 @@ def _warp_batch(
     frac |= x & tab
     x >>= _INTER_BITS
     y >>= _INTER_BITS
-    np.clip(x, -32768, 32767, out=x)
-    np.clip(y, -32768, 32767, out=y)
+    _clamp(x, -32768, 32767)
+    _clamp(y, -32768, 32767)
     # Both int16 coordinates of a pixel packed in one int32, x first in memory: a view of it is
     # the interleaved x, y map remap takes, without a strided copy.
     first, second = (x, y) if sys.byteorder == "little" else (y, x)
@@ -285,3 +285,10 @@ def _warp_batch(
             borderMode=cv2.BORDER_REPLICATE,
         )
     return out
+
+
+def _clamp(a: NDArray[np.generic], low: int, high: int) -> None:
+    """``np.clip(a, low, high, out=a)`` as two ufuncs: numpy's clip wrapper costs more than the
+    work on arrays this small (OpenCV's saturating casts)."""
+    np.maximum(a, low, out=a)
+    np.minimum(a, high, out=a)

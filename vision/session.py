@@ -37,12 +37,13 @@ def sha256_of(path: Path) -> str:
     return h.hexdigest()
 
 
-def _options(threads: int) -> ort.SessionOptions:
+def _options(threads: int, layout: bool = True) -> ort.SessionOptions:
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    levels = ort.GraphOptimizationLevel
+    so.graph_optimization_level = levels.ORT_ENABLE_ALL if layout else levels.ORT_ENABLE_EXTENDED
     so.log_severity_level = 3
     return so
 
@@ -51,13 +52,22 @@ class OnnxSession:
     """One network: ``session.run(x)`` returns its first output for the input array ``x``.
 
     ``model`` is an :class:`onnxruntime.InferenceSession`, model bytes, or a path;
-    with a path, ``sha256`` (from the manifest) is checked first.
+    with a path, ``sha256`` (from the manifest) is checked first. ``layout`` turns on
+    onnxruntime's layout passes (``ORT_ENABLE_ALL``: channels-last and blocked kernels, with
+    transposes and reorders at their edges); without them it optimises the graph as fully
+    otherwise (``ORT_ENABLE_EXTENDED``). Which is faster depends on the network (see
+    :meth:`vision.recognizer.Recognizer.load`); the outputs are the same.
 
     Raises :class:`ModelError` for a missing, corrupt or mismatching model.
     """
 
     def __init__(
-        self, model: ort.InferenceSession | bytes | str | Path, *, sha256: str | None = None, threads: int = 1
+        self,
+        model: ort.InferenceSession | bytes | str | Path,
+        *,
+        sha256: str | None = None,
+        threads: int = 1,
+        layout: bool = True,
     ) -> None:
         self.path: Path | None = None
         if isinstance(model, ort.InferenceSession):
@@ -79,7 +89,7 @@ class OnnxSession:
                 source = str(self.path)
             try:
                 self.session = ort.InferenceSession(
-                    source, _options(threads), providers=["CPUExecutionProvider"]
+                    source, _options(threads, layout), providers=["CPUExecutionProvider"]
                 )
             except Exception as exc:  # onnxruntime raises several unrelated types for a bad file
                 where = self.path if self.path is not None else "the model bytes given"
