@@ -2,6 +2,7 @@
 
     python bench/bench_recognizer.py                     # 200 held-out 1280x720 scenes
     python bench/bench_recognizer.py --scenes 50 --procedural-only --json out.json
+    python bench/bench_recognizer.py --scenes 200 --closeups    # one card filling the frame
 
 Scenes are drawn only from ``heldout`` designs (never trained on): the
 procedural held-out designs always, and the held-out Debian artist decks where
@@ -46,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the hard regression set: small cards, crowded fans and cascades, hands, close-ups",
     )
+    p.add_argument(
+        "--closeups",
+        action="store_true",
+        help="close-ups only: one card filling 0.5-1.25 of the frame's height (a phone photo)",
+    )
     args = p.parse_args(argv)
     designs = [d for d in list_designs(split="heldout") if not args.procedural_only or d.kind == "procedural"]
     cfg = SceneConfig(
@@ -53,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.hard:
         cfg = replace(cfg, card_height=(50.0, 90.0), hands=0.9, closeup=0.15, layouts=(4, 5, 6))
+    if args.closeups:
+        cfg = replace(cfg, closeup=1.0)
     cv2.setNumThreads(1)  # one core: OpenCV's resizes must not borrow a second one
     rec = Recognizer.load(args.model, threads=1)
     folder = rec.model_dir
@@ -80,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
 
     result = {
-        "set": "hard" if args.hard else "standard",
+        "set": "hard" if args.hard else "close-ups" if args.closeups else "standard",
         "command": "python bench/bench_recognizer.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "scenes": args.scenes,
         "frame": f"{args.width}x{args.height}",

@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.closer_look import Corner, closer_scale, corner_of, indices_on, tiles
+from vision.closeup import CLOSEUP_SIDES, shrunk, vote
 from vision.errors import ModelError
 from vision.events import BACK, UNKNOWN, CardSighting
 from vision.heads import CLASSIFIER_LABELS, NOT_INDEX
@@ -65,10 +66,6 @@ DEFAULT_THRESHOLDS = Thresholds()
 
 CLOSEUP_CARD = 0.35
 """A card longer than this fraction of the frame's short side is a close-up, not a card on a table."""
-CLOSEUP_TARGET = 90.0
-"""Long side, in detector-input pixels, that a close-up's card is shrunk to (mid-range of training)."""
-CLOSEUP_SIDE = 224
-"""Detector-input long side for the second look when the first named nothing."""
 CLOSER_CARDS = 16
 """At most this many small face-up cards found without a sure reading get a closer look per frame
 (:mod:`vision.closer_look`), the strongest first: bounds the time a crowded frame takes."""
@@ -194,9 +191,13 @@ class Recognizer:
         return rec
 
     def _detect(
-        self, image: NDArray[np.uint8], long_side: int | None
+        self, image: NDArray[np.uint8], long_side: int | None, small: NDArray[np.uint8] | None = None
     ) -> tuple[list[CardDet], list[IndexDet]]:
-        x, scale = detector_input(image, long_side)
+        """Card centres and corner indices in full-frame pixels. ``small``, a shrunk copy of
+        ``image``, is resized from instead (several small looks at one frame share its cost)."""
+        x, scale = detector_input(image if small is None else small, long_side)
+        if small is not None:
+            scale *= max(small.shape[:2]) / max(image.shape[:2])
         maps = self.detector.run(x)
         if maps.ndim != 4 or maps.shape[1] < 18:
             raise ModelError(f"the detector returned maps of shape {maps.shape}; expected 1×18×H×W")
@@ -234,25 +235,27 @@ class Recognizer:
         self._frames += 1
         cards, idx = self._detect(image, None)
         found = self._assemble(image, cards, idx)
-        side = self.second_look(image.shape[:2], cards, found)
-        if side is not None:
-            again = self._assemble(image, *self._detect(image, side))
-            if _strength(again) > _strength(found):
+        sides = self.second_look(image.shape[:2], cards, found)
+        if sides:
+            small = shrunk(image, 2 * max(sides))
+            again = vote([self._assemble(image, *self._detect(image, side, small)) for side in sides])
+            # The first look saw a card out of the detector's range, or named nothing: what the
+            # shrunk frame's looks agree on, a face or a back, replaces it.
+            if again:
                 found = again
         return found
 
     @staticmethod
-    def second_look(shape: tuple[int, ...], cards: list[CardDet], found: list[CardSighting]) -> int | None:
-        """The detector's long side for a second look at a frame of ``shape`` (``None``: no second
-        look), given what the first look at full scale found."""
+    def second_look(
+        shape: tuple[int, ...], cards: list[CardDet], found: list[CardSighting]
+    ) -> tuple[int, ...]:
+        """The detector's long sides for a second look at a frame of ``shape`` (empty: no second
+        look), given what the first look at full scale found: a card larger than any on a table seen
+        from above, or nothing named at all, is perhaps a close-up (:mod:`vision.closeup`)."""
         h, w = shape[:2]
-        big = max((c.long for c in cards), default=0.0)
-        if max(h, w) < 640 or (big <= CLOSEUP_CARD * min(h, w) and any(_named(s) for s in found)):
-            return None
-        # A card larger than any on a table seen from above, or nothing named at all: perhaps a
-        # close-up. Look again with the frame shrunk so that card has the size the detector knows.
-        side = max(h, w) * CLOSEUP_TARGET / big if big > CLOSEUP_CARD * min(h, w) else CLOSEUP_SIDE
-        return int(min(max(side, 160.0), 400.0))
+        if max(h, w) < 640 or (not _closeup(shape, cards) and any(_named(s) for s in found)):
+            return ()
+        return CLOSEUP_SIDES
 
     def _assemble(
         self, image: NDArray[np.uint8], cards: list[CardDet], idx: list[IndexDet]
@@ -396,13 +399,13 @@ def _spec_box(spec: CropSpec) -> tuple[float, float, float, float]:
     return IndexDet(s.cx, s.cy, s.up_x, s.up_y, s.width, s.height, s.cx, s.cy, 0.0).box()
 
 
+def _closeup(shape: tuple[int, ...], cards: list[CardDet]) -> bool:
+    """Whether the first look found a card too large for a table seen from above."""
+    return max((c.long for c in cards), default=0.0) > CLOSEUP_CARD * min(shape[:2])
+
+
 def _named(s: CardSighting) -> bool:
     return s.card not in (UNKNOWN, BACK)
-
-
-def _strength(found: list[CardSighting]) -> tuple[int, float]:
-    """How convincing a reading of a frame is: named cards first, then their total confidence."""
-    return (sum(1 for s in found if _named(s)), sum(s.score for s in found if _named(s)))
 
 
 def _clip(b: tuple[float, float, float, float], w: int, h: int) -> tuple[float, float, float, float]:

@@ -83,18 +83,21 @@ def test_close_ups_of_single_cards_are_read(recognizer: Recognizer) -> None:
     # One held-out card filling most of the frame (a phone photo, a card held up to the camera).
     cfg = replace(_heldout_config(), closeup=1.0, width=1280, height=720)
     right = faces = 0
-    for k in range(10):
+    for k in range(12):
         scene = render_scene(710_000 + k, cfg)
         truth = [c.token for c in scene.cards if c.token != BACK and (c.fully_visible or c.center_visible)]
         if len(truth) != 1:
             continue
         faces += 1
-        named = [s.card for s in recognizer.recognize(scene.image) if s.card not in (UNKNOWN, BACK)]
-        right += named == truth
-    assert faces >= 6
-    # A floor well below a good model's (the shipped one reads 5 of these 8): it guards the close-up
-    # path (a second look at the detector's scale), which read none of them without it.
-    assert right >= faces // 2, (right, faces)
+        found = recognizer.recognize(scene.image)
+        # One entry for the one card: its two corner indices, read at a scale where its centre was
+        # not found, are not two cards, and a stray index read at one scale is not a second card.
+        assert len(found) <= 1, (k, truth, found)
+        right += [s.card for s in found] == truth
+    assert faces >= 8
+    # The shipped model reads all 9 of these (the scales of vision.closeup voting); with one look at
+    # a scale guessed from the first look it read 5 of the first 8, and none without a second look.
+    assert right >= faces - 1, (right, faces)
 
 
 def test_a_game_deck_limits_the_faces_named(recognizer: Recognizer) -> None:

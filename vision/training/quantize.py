@@ -86,8 +86,7 @@ def calibration_data(
         det_in.append(detector_input(image)[0])
         cards, idx = rec._detect(image, None)
         looks = [idx]
-        side = rec.second_look(image.shape, cards, rec._assemble(image, cards, idx))
-        if side is not None:
+        for side in rec.second_look(image.shape, cards, rec._assemble(image, cards, idx)):
             det_in.append(detector_input(image, side)[0])
             looks.append(rec._detect(image, side)[1])
         for found in looks:
