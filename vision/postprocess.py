@@ -83,21 +83,26 @@ def _peak_arrays(
     # table): each is compared with its eight neighbours, outside the map counting as -1. Testing
     # every cell of the map cost several times as long.
     h, w = prob.shape
-    cells = np.flatnonzero(prob > threshold)
+    flat = prob.ravel()
+    cells = np.flatnonzero(flat > threshold)
     if not len(cells):
         return [], [], []
     ys, xs = cells // w, cells % w
     pad = np.full((h + 2, w + 2), -1.0, prob.dtype)
     pad[1:-1, 1:-1] = prob
-    vals = prob[ys, xs]
-    peak = np.ones(len(ys), bool)
-    for dy in (0, 1, 2):
-        for dx in (0, 1, 2):
-            if dx != 1 or dy != 1:
-                peak &= vals >= pad[ys + dy, xs + dx]
+    vals = flat[cells]
+    # The eight neighbours of every candidate in one gather: cell (y, x) is (y + 1, x + 1) in pad.
+    around = pad.ravel()[(ys * (w + 2) + xs)[:, None] + _neighbour_offsets(w + 2)]
+    peak = (vals[:, None] >= around).all(axis=1)
     order = np.argsort(-vals[peak])[:max_n]
     xs, ys, vals = xs[peak][order], ys[peak][order], vals[peak][order]
     return xs.tolist(), ys.tolist(), _round6(vals)
+
+
+def _neighbour_offsets(row: int) -> NDArray[np.intp]:
+    """Flat offsets, in an array with rows of ``row`` cells, from a cell's top-left neighbour to its
+    eight neighbours."""
+    return np.array([dy * row + dx for dy in (0, 1, 2) for dx in (0, 1, 2) if dx != 1 or dy != 1], np.intp)
 
 
 def _round6(vals: NDArray[np.floating]) -> list[float]:
