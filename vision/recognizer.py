@@ -32,7 +32,7 @@ from vision.errors import ModelError
 from vision.events import BACK, UNKNOWN, CardSighting
 from vision.heads import CLASSIFIER_LABELS, NOT_INDEX
 from vision.postprocess import CardDet, Group, IndexDet, decode_cards, decode_indices, group, softmax
-from vision.preprocess import CropSpec, detector_input, index_crops, normalise
+from vision.preprocess import CropSpec, detector_input, detector_scale, index_crops, normalise
 from vision.session import RESTORE_HINT, OnnxSession
 
 __all__ = ["Recognizer", "Thresholds", "DEFAULT_MODEL_DIR", "MANIFEST", "CLOSER_CARDS", "VIDEO_CLOSER_EVERY"]
@@ -66,6 +66,16 @@ DEFAULT_THRESHOLDS = Thresholds()
 
 CLOSEUP_CARD = 0.35
 """A card longer than this fraction of the frame's short side is a close-up, not a card on a table."""
+COARSE_CARD = 60.0
+"""Cards photographed from close by (a phone photo of a hand: 160-400 px long in a 1280×720 frame)
+are larger than any the detector was trained on (27-80 px long in its input), and it reads many of
+them wrong or not at all. A frame whose face-up cards the first look found longer than this
+(median, in detector-input pixels), or where it found indices or backs but no face-up card, is
+looked at again at half the scale, and the look that names more cards is kept. On 100 held-out
+scenes with cards 160-430 px long (``python bench/bench_recognizer.py --scenes 100 --card-height 160
+430``) fully visible cards read right rose from 91 % to 99 %, corner-only from 45 % to 66 %, recall
+from 72 % to 83 %, and false cards fell from 10.6 % to 7.1 % (with the close-up looks of
+:mod:`vision.closeup`). A table seen from the kiosk's height (cards about 63 px) never takes it."""
 CLOSER_CARDS = 16
 """At most this many small face-up cards found without a sure reading get a closer look per frame
 (:mod:`vision.closer_look`), the strongest first: bounds the time a crowded frame takes."""
@@ -235,15 +245,41 @@ class Recognizer:
         self._frames += 1
         cards, idx = self._detect(image, None)
         found = self._assemble(image, cards, idx)
+        half = self.coarse_look(image.shape[:2], cards, idx)
+        if half is not None:
+            again = self._assemble(image, *self._detect(image, half))
+            if _strength(again) > _strength(found):
+                found = again
         sides = self.second_look(image.shape[:2], cards, found)
         if sides:
             small = shrunk(image, 2 * max(sides))
-            again = vote([self._assemble(image, *self._detect(image, side, small)) for side in sides])
-            # The first look saw a card out of the detector's range, or named nothing: what the
-            # shrunk frame's looks agree on, a face or a back, replaces it.
-            if again:
-                found = again
+            looks = [self._assemble(image, *self._detect(image, side, small)) for side in sides]
+            best = max(looks, key=_strength)
+            if len({s.card for s in best if _named(s)}) >= 2:
+                # Several faces named at one scale: large cards, several of them (a photo of a
+                # hand), not one close-up. The look that names more is kept.
+                if _strength(best) > _strength(found):
+                    found = best
+            else:
+                # The first look saw a card out of the detector's range, or named nothing: what
+                # the shrunk frame's looks agree on, a face or a back, replaces it.
+                found = vote(looks) or found
         return found
+
+    @staticmethod
+    def coarse_look(shape: tuple[int, ...], cards: list[CardDet], indices: list[IndexDet]) -> int | None:
+        """The detector's long side for a look at half the usual scale (``None``: none), given what
+        the first look found: face-up cards larger than a table's (:data:`COARSE_CARD`), or indices
+        and backs but no face-up card at all (the detector finds a card on a table by its centre
+        unless it is covered, but misses the centre of a card far larger than it was trained on)."""
+        h, w = shape[:2]
+        scale = detector_scale(h, w)
+        up = [c.long for c in cards if not c.back]
+        if up and float(np.median(up)) * scale <= COARSE_CARD:
+            return None
+        if not up and not indices and not cards:
+            return None
+        return max(1, round(max(h, w) * scale / 2))
 
     @staticmethod
     def second_look(
@@ -397,6 +433,11 @@ def _spec_box(spec: CropSpec) -> tuple[float, float, float, float]:
     """The axis-aligned box of the index a crop was cut around."""
     s = spec
     return IndexDet(s.cx, s.cy, s.up_x, s.up_y, s.width, s.height, s.cx, s.cy, 0.0).box()
+
+
+def _strength(found: list[CardSighting]) -> tuple[int, float]:
+    """How convincing a reading of a frame is: named cards first, then their total confidence."""
+    return (sum(1 for s in found if _named(s)), sum(s.score for s in found if _named(s)))
 
 
 def _closeup(shape: tuple[int, ...], cards: list[CardDet]) -> bool:

@@ -100,6 +100,33 @@ def test_close_ups_of_single_cards_are_read(recognizer: Recognizer) -> None:
     assert right >= faces - 1, (right, faces)
 
 
+def test_several_cards_photographed_from_close_by_are_read(recognizer: Recognizer) -> None:
+    # A phone photo of a hand: cards 200-300 px long in a 1280×720 frame, larger than any the
+    # detector was trained on. They are read at half the scale, and a frame of several such cards
+    # is not taken for the close-up of one card (that read 12 of these 71 cards, as one each).
+    cfg = replace(_heldout_config(), card_height=(200.0, 300.0), closeup=0.0)
+    tally = Tally()
+    for k in range(8):
+        scene = render_scene(730_000 + k, cfg)
+        tally.add(score_scene(scene, recognizer.recognize(scene.image)))
+    assert tally.present >= 60
+    right = tally.full_correct + tally.corner_correct + tally.back_correct
+    # The shipped model reads 35 of 71 right (32 with the first look alone), misreading 1.
+    assert right >= 0.4 * tally.present, (right, tally.present)
+    assert tally.misread <= 3
+
+
+def test_a_table_seen_from_the_kiosks_height_takes_no_coarse_look(recognizer: Recognizer) -> None:
+    # Cards about 63 px long, as the kiosk films a table: the first look's scale is the right one,
+    # and video cannot spare the time of another.
+    cfg = replace(_heldout_config(), card_height=(55.0, 75.0), closeup=0.0)
+    for k in range(4):
+        image = render_scene(740_000 + k, cfg).image
+        cards, idx = recognizer._detect(image, None)
+        assert cards
+        assert recognizer.coarse_look(image.shape, cards, idx) is None
+
+
 def test_a_game_deck_limits_the_faces_named(recognizer: Recognizer) -> None:
     # A Smear table holds 32 cards (7 to A): the recognizer told so never names another face, and
     # a card it named right before it still names right (the other faces only lose probability).
