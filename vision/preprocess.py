@@ -257,13 +257,15 @@ def _warp_batch(
     x >>= _AB_BITS - _INTER_BITS
     y >>= _AB_BITS - _INTER_BITS
     tab = (1 << _INTER_BITS) - 1
-    frac = y & tab
-    frac <<= _INTER_BITS
-    frac |= x & tab
+    tables = (y & tab).astype(np.uint16)
+    tables <<= _INTER_BITS
+    tables |= (x & tab).astype(np.uint16)
     x >>= _INTER_BITS
     y >>= _INTER_BITS
-    _clamp(x, -32768, 32767)
-    _clamp(y, -32768, 32767)
+    # Saturated to int16 as warpAffine does; only a crop thousands of pixels off the frame needs it.
+    for v in (x, y):
+        if v.min() < -32768 or v.max() > 32767:
+            _clamp(v, -32768, 32767)
     # Both int16 coordinates of a pixel packed in one int32, x first in memory: a view of it is
     # the interleaved x, y map remap takes, without a strided copy.
     first, second = (x, y) if sys.byteorder == "little" else (y, x)
@@ -271,7 +273,6 @@ def _warp_batch(
     second <<= 16
     second |= first
     xy = second.view(np.int16)
-    tables = frac.astype(np.uint16)
     # cv2.remap takes maps under 32767 rows: a thousand 32-pixel crops a call.
     per_call = max(1, 32767 // size - 1)
     for i in range(0, n, per_call):

@@ -60,6 +60,8 @@ def test_index_crops_are_the_crops_warp_affine_cuts() -> None:
     image = _frame()
     specs = _specs(300, image.shape[0], image.shape[1], seed=1)
     specs += [CropSpec(100.0, 80.0, 0.0, 0.0, 12.0, 18.0), CropSpec(0.0, 0.0, 0.0, -1.0, 1.0, 1.0)]
+    # Far off the frame: positions beyond int16 saturate, as warpAffine's do.
+    specs += [CropSpec(-50000.0, 40.0, 0.0, -1.0, 12.0, 18.0), CropSpec(60.0, 40000.0, 1.0, 0.0, 12.0, 18.0)]
     crops = index_crops(image, specs)
     assert crops.shape == (len(specs), CROP_SIZE, CROP_SIZE, 3) and crops.dtype == np.uint8
     for spec, crop in zip(specs, crops, strict=True):
