@@ -71,11 +71,15 @@ COARSE_CARD = 60.0
 are larger than any the detector was trained on (27-80 px long in its input), and it reads many of
 them wrong or not at all. A frame whose face-up cards the first look found longer than this
 (median, in detector-input pixels), or where it found indices or backs but no face-up card, is
-looked at again at half the scale, and the look that names more cards is kept. On 100 held-out
+looked at again at half the scale (and again while they still look too large, as in a
+high-resolution photo), and the look that names most cards is kept. On 100 held-out
 scenes with cards 160-430 px long (``python bench/bench_recognizer.py --scenes 100 --card-height 160
 430``) fully visible cards read right rose from 91 % to 99 %, corner-only from 45 % to 66 %, recall
 from 72 % to 83 %, and false cards fell from 10.6 % to 7.1 % (with the close-up looks of
 :mod:`vision.closeup`). A table seen from the kiosk's height (cards about 63 px) never takes it."""
+COARSE_MIN_SIDE = 160
+"""The coarse looks stop above this detector long side: a card that still looks too large there
+fills much of the frame and is a close-up (:mod:`vision.closeup`)."""
 CLOSER_CARDS = 16
 """At most this many small face-up cards found without a sure reading get a closer look per frame
 (:mod:`vision.closer_look`), the strongest first: bounds the time a crowded frame takes."""
@@ -252,9 +256,11 @@ class Recognizer:
         self._frames += 1
         cards, idx = self._detect(image, None)
         found = self._assemble(image, cards, idx)
-        half = self.coarse_look(image.shape[:2], cards, idx)
-        if half is not None:
-            again = self._assemble(image, *self._detect(image, half))
+        seen, seen_idx, side = cards, idx, None
+        # Halved again while the cards still look too large (a high-resolution photo of large cards).
+        while (side := self.coarse_look(image.shape[:2], seen, seen_idx, side)) is not None:
+            seen, seen_idx = self._detect(image, side)
+            again = self._assemble(image, seen, seen_idx)
             if _strength(again) > _strength(found):
                 found = again
         sides = self.second_look(image.shape[:2], cards, found)
@@ -274,19 +280,24 @@ class Recognizer:
         return found
 
     @staticmethod
-    def coarse_look(shape: tuple[int, ...], cards: list[CardDet], indices: list[IndexDet]) -> int | None:
-        """The detector's long side for a look at half the usual scale (``None``: none), given what
-        the first look found: face-up cards larger than a table's (:data:`COARSE_CARD`), or indices
-        and backs but no face-up card at all (the detector finds a card on a table by its centre
-        unless it is covered, but misses the centre of a card far larger than it was trained on)."""
+    def coarse_look(
+        shape: tuple[int, ...], cards: list[CardDet], indices: list[IndexDet], side: int | None = None
+    ) -> int | None:
+        """The detector's long side for a look at half the scale of the last one (at ``side``;
+        ``None``: the first look), or ``None`` for no such look, given what the last look found:
+        face-up cards larger than a table's (:data:`COARSE_CARD`), or indices and backs but no
+        face-up card at all (the detector finds a card on a table by its centre unless it is
+        covered, but misses the centre of a card far larger than it was trained on). Never below
+        :data:`COARSE_MIN_SIDE`."""
         h, w = shape[:2]
-        scale = detector_scale(h, w)
+        scale = detector_scale(h, w) if side is None else side / max(h, w)
         up = [c.long for c in cards if not c.back]
         if up and float(np.median(up)) * scale <= COARSE_CARD:
             return None
         if not up and not indices and not cards:
             return None
-        return max(1, round(max(h, w) * scale / 2))
+        half = round(max(h, w) * scale / 2)
+        return half if half >= COARSE_MIN_SIDE else None
 
     @staticmethod
     def second_look(
