@@ -328,6 +328,9 @@ class Recognizer:
         identity = _identities(
             face, [(g.indices, [row for _, row in closer.get(n, [])]) for n, g in enumerate(groups)]
         )
+        # Each card's most likely face and its probability, for all cards at once.
+        bests: list[int] = identity.argmax(axis=1).tolist()
+        scores: list[float] = identity[np.arange(len(bests)), bests].tolist()
         out: list[CardSighting] = []
         for n, g in enumerate(groups):
             extra = closer.get(n, [])
@@ -354,10 +357,8 @@ class Recognizer:
                 out.append(CardSighting(BACK, g.card.score, box, quad, ()))
                 continue
             if g.indices or extra:
-                p = identity[n]
-                best = int(p.argmax())
-                score = float(p[best])
-                name = self.labels[best] if score >= t.unknown_below else UNKNOWN
+                score = scores[n]
+                name = self.labels[bests[n]] if score >= t.unknown_below else UNKNOWN
             else:
                 assert g.card is not None
                 score, name = g.card.score, UNKNOWN
@@ -436,11 +437,21 @@ def _identities(
     readings gets a row of zeros."""
     logface = np.log(face + 1e-6)
     logp = np.zeros((len(cards), face.shape[1]), np.float32)
+    # Cards read by the first look alone (all of them with the closer look off): their first rows,
+    # then their second rows added, and so on, as a sum over axis 0 adds them (np.add.reduceat
+    # does not: it pairs them differently), so the same floats for a frame's cards in a few calls.
+    plain = [rows for rows, extra in cards if rows and not extra]
+    where = [n for n, (rows, extra) in enumerate(cards) if rows and not extra]
+    for depth in range(max(map(len, plain), default=0)):
+        deep = [k for k, rows in enumerate(plain) if len(rows) > depth]
+        layer = logface[[plain[k][depth] for k in deep]]
+        if depth == 0:
+            logp[where] = layer
+        else:
+            logp[[where[k] for k in deep]] += layer
     for n, (rows, extra) in enumerate(cards):
         if extra:
             logp[n] = np.concatenate([logface[rows], np.log(np.stack(extra) + 1e-6)]).sum(axis=0)
-        elif rows:
-            logp[n] = logface[rows].sum(axis=0)
     out = softmax(logp)
     out[[not rows and not extra for rows, extra in cards]] = 0.0
     return out
