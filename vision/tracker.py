@@ -1049,8 +1049,11 @@ class TableTracker:
             # corner index alone (which corner is not known) lies up to half the card's diagonal off its
             # centre, so a jump between the two kinds is motion only by what it exceeds that by.
             index_only = self._index_only(o)
-            p = next((q for q in reversed(tr.obs[:-1]) if self._index_only(q) == index_only), None)
-            if p is not None:
+            k = len(tr.obs) - 2
+            while k >= 0 and self._index_only(tr.obs[k]) != index_only:
+                k -= 1
+            if k >= 0:
+                p = tr.obs[k]
                 tr.moved_mm += math.hypot(o.x - p.x, o.y - p.y)
             else:
                 p = tr.obs[-2]
@@ -1166,6 +1169,8 @@ class TableTracker:
             self._join_vanished(tr)
         t_land, err = estimate_landing(tr.obs, rest_n=n, fit_points=s.fit_points, window_ns=s.fit_window_ns)
         in_centre = self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None
+        if in_centre:
+            t_land, err = self._not_after_seen_here(tr, t_land, err)
         stopped = self._stopped_before(tr, tr.obs[:-n]) if in_centre else None
         if (
             stopped is not None
@@ -1208,6 +1213,41 @@ class TableTracker:
             seen_moving=seen_moving,
         )
         return self._landed(tr, landing)
+
+    def _not_after_seen_here(self, tr: Track, t_land: int, err: int) -> tuple[int, int]:
+        """A landing no later than the first sighting of the card where it rests: its track may have begun
+        only after it lay there, seen now and then by a track that could not go on (its corner index and a
+        view of the card in turn, a hand over it); a fit on the new track's sightings, which creep as the
+        hand draws back, ends too late. It landed after the sighting of its face just before, off that
+        place and within a card's length of it (its approach), and by the first there. Not when a card of its
+        face rests there (the earlier card of a race): those sightings may be that card's."""
+        rb = tr.rest_box
+        if rb is None:
+            return t_land, err
+        first = tr.obs[0]
+        if any(
+            t is not tr
+            and t.card == tr.card
+            and t.resting
+            and math.hypot(t.rest_x - tr.rest_x, t.rest_y - tr.rest_y) < CARD_H_MM / 2
+            for t in self.tracks
+        ):
+            return t_land, err
+        here: Observation | None = None
+        approach: Observation | None = None
+        for o in reversed(self._seen.get(tr.card, ())):
+            if o.t_ns >= first.t_ns or self._index_only(o):
+                continue
+            if first.t_ns - o.t_ns > self.settings.link_ns:
+                break
+            if math.hypot(*robust_shift(rb, o.box)) <= 3 * self.rest_px or self._covered_at_rest(rb, o):
+                here = o
+            elif math.hypot(o.x - tr.rest_x, o.y - tr.rest_y) < CARD_H_MM:
+                approach = o
+                break
+        if here is None or approach is None or t_land - err <= here.t_ns:
+            return t_land, err
+        return (approach.t_ns + here.t_ns) // 2, (here.t_ns - approach.t_ns) // 2 + MODEL_ERR_NS
 
     def _landed(self, tr: Track, landing: Landing) -> Landing:
         """``tr`` has landed: its place is where it rests, only its resting sightings are kept, and

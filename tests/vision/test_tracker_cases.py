@@ -1187,3 +1187,29 @@ def test_a_card_of_its_face_turned_onto_another_seats_waste_is_not_the_card_lost
     events, _ = _film(scene, 130)
     _one_play_between(events, ("Ben", "AS", "waste"), 23, 50)
     assert [e for e in events if e.type == "move"] == []
+
+
+def test_a_card_seen_once_at_rest_and_then_by_a_track_of_its_own_is_timed_by_the_first_sighting() -> None:
+    # Ben's AS flies from his waste to a foundation (frames 20-40), seen up to frame 32; it lands at frame
+    # 40 and is named there once, then not for over a quarter of a second (a hand over it), too long to go
+    # on with its track. From frame 60 a track of its own sees its box creep 9 mm as the hand draws back
+    # (the recognizer's box takes in part of the hand), still from frame 66. A fit on that creep ends at
+    # frame 66, but the card lay there at frame 40: it landed after frame 32 and by 40 (seed 5's Cal 2C,
+    # 657 ms late: a false play and a miss).
+    t_lift, t_land = 20 * PERIOD, 40 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AS", _box(BEN_WASTE.x, BEN_WASTE.y))]
+        if k <= 32:
+            return [_whole("AS", _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), (F0.x, F0.y), t_lift, t_land, t)))]
+        if k == 40:
+            return [_part("AS", _box(F0.x, F0.y))]
+        if k >= 60:
+            return [_part("AS", _box(F0.x, F0.y + 1.5 * max(0, 66 - k)))]
+        return []
+
+    events, _ = _film(scene, 140)
+    _one_play_between(events, ("Ben", "AS", "waste"), 31, 41)
+    play = _plays(events)[0]
+    assert abs(play.t_ns - t_land) <= play.err_ns
