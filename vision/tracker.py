@@ -849,6 +849,13 @@ class TableTracker:
             and b[3] <= rest_box[3] + tol
         )
 
+    def _at_rest_box(self, rest_box: Box, o: Observation) -> bool:
+        """Whether a sighting shows the card resting in ``rest_box``: its box within the rest tolerance of it,
+        or a part of it inside it (:meth:`_covered_at_rest`)."""
+        return math.hypot(*robust_shift(rest_box, o.box)) <= 3 * self.rest_px or self._covered_at_rest(
+            rest_box, o
+        )
+
     def _covered_while_settling(self, frame: Frame) -> list[Landing]:
         """A card seen at rest (its last sightings agree) and then covered before the further still
         sightings a landing waits for (the later card of a race lands on it, or a hand stays over it)
@@ -1150,9 +1157,19 @@ class TableTracker:
         tr.rest_x, tr.rest_y = ref.x, ref.y
         tr.rest_since = recent[0].t_ns
         came = len(tr.obs) > n or tr.origin is not None
-        # A card first seen all but still (a few sightings creeping under the hand before it rests) is as
-        # good as first seen at rest.
-        unseen_flight = not came or (tr.origin is None and tr.moved_mm < 8.0)
+        # A card first seen all but still (a few sightings creeping under the hand before it rests), or seen
+        # only within the rest tolerance of where it rests (its box shifting as the hand over it moves) is as
+        # good as first seen at rest. Not one seen by its corner index alone: the index moves within the
+        # card's resting box while the card still slides its last stretch, as in a flight seen.
+        unseen_flight = not came or (
+            tr.origin is None
+            and (
+                tr.moved_mm < 8.0
+                or all(
+                    not self._index_only(o) and self._at_rest_box(tr.rest_box, o) for o in tr.obs[:-n]
+                )
+            )
+        )
         if unseen_flight:
             appeared = self._appeared(tr)
             if appeared is not None:

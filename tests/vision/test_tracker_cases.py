@@ -1213,3 +1213,24 @@ def test_a_card_seen_once_at_rest_and_then_by_a_track_of_its_own_is_timed_by_the
     _one_play_between(events, ("Ben", "AS", "waste"), 31, 41)
     play = _plays(events)[0]
     assert abs(play.t_ns - t_land) <= play.err_ns
+
+
+def test_a_card_first_seen_under_a_hand_where_it_rests_is_as_good_as_first_seen_at_rest() -> None:
+    # Ana's AH vanishes from her waste under her hand (frame 20) and lands unseen on a foundation. It is
+    # first seen there at frame 40 under the hand: its box shifts a millimetre a frame for five frames (the
+    # box takes in part of the hand) and the hand covers its top end now and then (frames 41 and 43), so
+    # its centre moves over 8 mm, though every box lies within the rest tolerance of where it rests. No
+    # flight was seen: its landing lies between its last sighting in her layout and frame 40 (a fit on that
+    # creep ended at frame 48; seed 5's Ana 8H, a move 189 ms late).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AH", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 40:
+            return []
+        b = _box(F0.x, F0.y + 1.2 * max(0, 45 - k))
+        if k in (41, 43):
+            return [_part("AH", (b[0], b[1] + 10.0, b[2], b[3]))]
+        return [_part("AH", b)]
+
+    events, _ = _film(scene, 130)
+    _one_play_between(events, ("Ana", "AH", "waste"), 20, 40)
