@@ -129,6 +129,9 @@ VOTE_NS = 1_000_000_000
 INDEX_OFF_MM = math.hypot(CARD_W_MM, CARD_H_MM) / 2
 """Furthest a card's corner index (a sighting of it alone, :data:`MIN_BOX_SHARE`) lies from the card's
 centre: half the card's diagonal."""
+WHOLE_SHARE = 0.6
+"""A resting box under this share of a card's area shows only part of the card (the end of one slid under a
+pile, beyond its base)."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -673,7 +676,9 @@ class TableTracker:
         """A card's length in the image, about the table's centre."""
         self.rest_px = max(1.0, REST_PX * card_px / REF_CARD_PX)
         """The rest threshold for this camera's card size."""
-        self.min_box_px2 = MIN_BOX_SHARE * card_px * card_px * CARD_W_MM / CARD_H_MM
+        self.card_px2 = card_px * card_px * CARD_W_MM / CARD_H_MM
+        """A card's area in the image, about the table's centre."""
+        self.min_box_px2 = MIN_BOX_SHARE * self.card_px2
         """Sightings with a smaller box show a corner index alone (see :data:`MIN_BOX_SHARE`)."""
         self.frames = 0
         self.last_t = 0
@@ -1865,7 +1870,13 @@ class NertsTracker:
             ((tx, ty),) = cal.to_table([(cx, cy)])
             if self.table.place_of(tx, ty, tr) == dest:
                 others.append(self._far_edge(dest, tr.rest_box))
-        return bool(others) and mine < min(others) - 0.5 * step
+        if not others:
+            # None of the pile's cards seen at rest: its base lies on the slot, its far edge half a card's
+            # length out along the fan. A card slid under it shows only its end beyond the base (a card put
+            # on the pile shows whole).
+            shows = _area(mine_tr.rest_box) / self.table.card_px2
+            return shows < WHOLE_SHARE and mine < -CARD_H_MM / 2 - 0.5 * step
+        return mine < min(others) - 0.5 * step
 
 
 def _fits(pile: _Pile | None, card: str) -> bool:

@@ -1234,3 +1234,23 @@ def test_a_card_first_seen_under_a_hand_where_it_rests_is_as_good_as_first_seen_
 
     events, _ = _film(scene, 130)
     _one_play_between(events, ("Ana", "AH", "waste"), 20, 40)
+
+
+def test_a_card_slid_under_a_pile_none_of_whose_cards_is_named_goes_under() -> None:
+    # Ana slides the 5H from her waste under her second work pile (M7), whose cards the recognizer never
+    # names, so none of them is known at rest there. At rest, the 5H shows only its end beyond the pile's
+    # base, a step further out along the fan than the base's far edge (on the slot): under the pile, not
+    # onto it (seed 4's Ben KD: a false move onto his pile, and a missed one under it).
+    pose, step = ANA_WORK2.pose, ANA_WORK2.fan[1]
+    end = (pose.x, pose.y - step)
+    t_lift, t_land = 20 * PERIOD, 40 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        b = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), end, t_lift, t_land, t))
+        if k <= 36:
+            return [_whole("5H", b)]
+        return [_part("5H", (b[0], b[1], b[2], b[1] + step))]
+
+    events, _ = _film(scene, 130)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "5H", "waste", "under2")]
