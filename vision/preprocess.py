@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -28,6 +30,7 @@ __all__ = [
     "index_crops",
     "crop_matrix",
     "CropSpec",
+    "IndexPlace",
     "CROP_SIZE",
     "CROP_CONTEXT",
     "PAD_TO",
@@ -123,6 +126,24 @@ class CropSpec:
     height: float
 
 
+class IndexPlace(Protocol):
+    """What :func:`index_crops` needs to know of an index: a :class:`CropSpec`, or a detection with
+    the same fields (:class:`vision.postprocess.IndexDet`), which is then cut without a copy."""
+
+    @property
+    def cx(self) -> float: ...
+    @property
+    def cy(self) -> float: ...
+    @property
+    def up_x(self) -> float: ...
+    @property
+    def up_y(self) -> float: ...
+    @property
+    def width(self) -> float: ...
+    @property
+    def height(self) -> float: ...
+
+
 def crop_matrix(spec: CropSpec, size: int = CROP_SIZE, context: float = CROP_CONTEXT) -> NDArray[np.float64]:
     """Returns the 2×3 affine map from frame pixels to crop pixels for ``spec``.
 
@@ -146,8 +167,11 @@ def crop_matrix(spec: CropSpec, size: int = CROP_SIZE, context: float = CROP_CON
     )
 
 
-def index_crops(image: NDArray[np.uint8], specs: list[CropSpec], size: int = CROP_SIZE) -> NDArray[np.uint8]:
-    """Cuts one upright crop per spec from a BGR frame: N×size×size×3 uint8.
+def index_crops(
+    image: NDArray[np.uint8], specs: Sequence[IndexPlace], size: int = CROP_SIZE
+) -> NDArray[np.uint8]:
+    """Cuts one upright crop per spec (:class:`CropSpec`, or an :class:`IndexPlace`) from a BGR
+    frame: N×size×size×3 uint8.
 
     Each crop is bit for bit what ``cv2.warpAffine(frame, crop_matrix(spec), (size, size),
     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)`` cuts: the networks were trained
@@ -187,7 +211,7 @@ def _pyramid_level(k: float) -> int:
     return level
 
 
-def _crop_matrices(specs: list[CropSpec], size: int, context: float) -> NDArray[np.float64]:
+def _crop_matrices(specs: Sequence[IndexPlace], size: int, context: float) -> NDArray[np.float64]:
     """:func:`crop_matrix` for every spec at once (N×2×3), with the same arithmetic in the same
     order, so each matrix is bit for bit the one :func:`crop_matrix` returns."""
     cx, cy, up_x, up_y, big, norm = np.array(
