@@ -76,7 +76,8 @@ high-resolution photo), and the look that names most cards is kept. On 100 held-
 scenes with cards 160-430 px long (``python bench/bench_recognizer.py --scenes 100 --card-height 160
 430``) fully visible cards read right rose from 91 % to 99 %, corner-only from 45 % to 66 %, recall
 from 72 % to 83 %, and false cards fell from 10.6 % to 7.1 % (with the close-up looks of
-:mod:`vision.closeup`). A table seen from the kiosk's height (cards about 63 px) never takes it."""
+:mod:`vision.closeup`). A table seen from the kiosk's height (cards about 63 px) never takes it
+while the first look finds a face-up card there; a frame of backs or indices alone takes it."""
 COARSE_MIN_SIDE = 160
 """The coarse looks stop above this detector long side: a card that still looks too large there
 fills much of the frame and is a close-up (:mod:`vision.closeup`)."""
@@ -269,9 +270,12 @@ class Recognizer:
             small = shrunk(image, 2 * max(sides))
             looks = [self._assemble(image, *self._detect(image, side, small)) for side in sides]
             best = max(looks, key=_strength)
-            if len({s.card for s in best if _named(s)}) >= 2:
-                # Several faces named at one scale: large cards, several of them (a photo of a
-                # hand), not one close-up. The look that names more is kept.
+            # Several faces named at one scale: large cards, several of them (a photo of a hand),
+            # not one close-up. So are several backs the first look found, none too large for a
+            # table (face-down cards, perhaps photographed from close by): the vote, one entry per
+            # face, would make them one. The look that names more is kept.
+            backs = sum(1 for s in found if s.card == BACK) >= 2 and not _closeup(image.shape, cards)
+            if backs or len({s.card for s in best if _named(s)}) >= 2:
                 if _strength(best) > _strength(found):
                     found = best
             else:
