@@ -94,10 +94,12 @@ def detector_input(
     """Returns the detector's input (1×3×H×W float32) for a BGR frame, and the scale applied.
 
     ``long_side`` forces the detector's long side (a coarse pass for close-ups).
-    Raises :class:`ValueError` for an array that is not an H×W×3 uint8 image.
+    Raises :class:`ValueError` for an array that is not an H×W×3 uint8 image, or is empty.
     """
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         raise ValueError(f"expected an H×W×3 uint8 BGR image, got shape {image.shape} dtype {image.dtype}")
+    if image.size == 0:
+        raise ValueError(f"expected an image at least 1×1 pixel, got shape {image.shape}")
     h, w = image.shape[:2]
     s = detector_scale(h, w, long_side)
     nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))

@@ -309,8 +309,9 @@ class Recognizer:
         shape: tuple[int, ...], cards: list[CardDet], found: list[CardSighting]
     ) -> tuple[int, ...]:
         """The detector's long sides for a second look at a frame of ``shape`` (empty: no second
-        look), given what the first look at full scale found: a card larger than any on a table seen
-        from above, or nothing named at all, is perhaps a close-up (:mod:`vision.closeup`)."""
+        look), given the cards the first look at full scale found and the best reading so far
+        (``found``: the first look's, or a coarse look's that named more): a card larger than any on a
+        table seen from above, or nothing named at all, is perhaps a close-up (:mod:`vision.closeup`)."""
         h, w = shape[:2]
         if max(h, w) < 640 or (not _closeup(shape, cards) and any(_named(s) for s in found)):
             return ()

@@ -104,3 +104,10 @@ def test_detector_input_is_the_padded_shrunk_frame(h: int, w: int, long_side: in
     padded = np.full((x.shape[2], x.shape[3], 3), 128, np.uint8)
     padded[:nh, :nw] = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
     assert np.array_equal(x[0].view(np.uint32), normalise(padded).view(np.uint32))
+
+
+@pytest.mark.parametrize("shape", [(0, 0, 3), (0, 5, 3), (5, 0, 3)])
+def test_an_empty_image_is_refused_with_a_clear_error(shape: tuple[int, ...]) -> None:
+    # Not a division by zero or an OpenCV assertion deep in the resize.
+    with pytest.raises(ValueError, match="at least 1×1 pixel"):
+        detector_input(np.zeros(shape, np.uint8))
