@@ -79,8 +79,8 @@ from 72 % to 83 %, and false cards fell from 10.6 % to 7.1 % (with the close-up 
 :mod:`vision.closeup`). A table seen from the kiosk's height (cards about 63 px) never takes it
 while the first look finds a face-up card there; a frame of backs or indices alone takes it."""
 COARSE_MIN_SIDE = 160
-"""The coarse looks stop above this detector long side: a card that still looks too large there
-fills much of the frame and is a close-up (:mod:`vision.closeup`)."""
+"""The coarse looks go no lower than this detector long side (the last may be at it): a card that
+still looks too large there fills much of the frame and is a close-up (:mod:`vision.closeup`)."""
 CLOSER_CARDS = 16
 """At most this many small face-up cards found without a sure reading get a closer look per frame
 (:mod:`vision.closer_look`), the strongest first: bounds the time a crowded frame takes."""
