@@ -12,7 +12,7 @@ the frame is read at each long side in :data:`CLOSEUP_SIDES` and the readings
 vote (:func:`vote`): 74 of those 93 right, and 118 of the next 139 against 55.
 On 200 held-out close-ups scored as the recognizer's benchmark scores tables
 (``python bench/bench_recognizer.py --scenes 200 --closeups``), false cards
-fell from 23.5 % to 10.7 %, recall rose from 80 % to 94 %, and backs were
+fell from 23.5 % to 8.9 %, recall rose from 80 % to 94 %, and backs were
 found 86 % of the time instead of 5 %. A look that names two faces or more
 shows a photo of several large cards instead, which the recognizer does not
 reduce to one (:meth:`vision.recognizer.Recognizer.recognize`).
