@@ -39,6 +39,9 @@ Glossary:
   A card never slides past its resting place, so a side seen in flight further on than where it rests
   was covered at rest (a hand, the next card): the opposite side is measured on, or when that one was
   covered in flight, the place where the side stops is fitted as a further unknown.
+  A recognizer's box without the card's outline swells and shrinks with the hand over the card: a card seen
+  in its last stretch of flight only by its corner index, and then in such boxes, has ``err`` reaching back to
+  its last sighting clearly away from where it rests (:meth:`TableTracker._box_only_err`).
 
 Nerts (``rules/nerts.md`` §5, §6.1, §12): a card landing in the centre is a
 ``foundation_play`` by the seat whose layout it left (the seat zone it rested in, or failing
@@ -74,6 +77,7 @@ __all__ = [
     "estimate_landing",
     "REST_PX",
     "MIN_ERR_NS",
+    "REST_CREEP_NS",
 ]
 
 REST_PX = 1.6
@@ -132,6 +136,14 @@ centre: half the card's diagonal."""
 WHOLE_SHARE = 0.6
 """A resting box under this share of a card's area shows only part of the card (the end of one slid under a
 pile, beyond its base)."""
+AWAY_SHARE = 0.2
+"""A box without the card's outline off its resting place by over this share of a card's length, on both
+sides of an axis the same way, shows the card away from there (the hand over a card swells a recognizer's box
+by less, and on both sides at once)."""
+REST_CREEP_NS = 35_000_000
+"""How long a card may still slide after a box without its outline (a recognizer's detection box, a few
+pixels off the card's) first places it within the rest tolerance of where it rests: the last few pixels of
+a slide under friction take tens of milliseconds (about 30 ms in the simulator's slowing)."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -1211,6 +1223,7 @@ class TableTracker:
             # card's final one was a partial view, the card still creeping under the hand: no stop. Nor
             # is one over a card's length from where it rests: a hand holding it still before a throw.)
             t_land, err = stopped[0], stopped[1]
+        err = self._box_only_err(tr, n, t_land, err)
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
         # Lifted from a place far off and seen since only about where it rests (its flight unseen, under
         # the hand): as good as first seen at rest there, and it may be another card of its face that was
@@ -1235,6 +1248,41 @@ class TableTracker:
             seen_moving=seen_moving,
         )
         return self._landed(tr, landing)
+
+    def _box_only_err(self, tr: Track, n: int, t_land: int, err: int) -> int:
+        """``err`` widened back to the card's last sighting clearly away from its resting place, when it rests
+        in boxes without the card's outline (:attr:`Observation.whole`: a recognizer's detection box, which
+        swells and shrinks with the hand over the card) and its last stretch in flight was seen by its corner
+        index alone (:data:`MIN_BOX_SHARE`): the first boxes of the card itself come when it is about to land
+        or has landed, and the change the fit takes for its last motion may be the hand's. Clearly away: a box
+        off its resting place on both sides of an axis, the same way, by over :data:`AWAY_SHARE` of a card's
+        length, or an index outside the resting box (grown by the rest tolerance)."""
+        rest, moving = tr.obs[-n:], tr.obs[:-n]
+        rb = tr.rest_box
+        if rb is None or not moving or any(o.whole for o in rest):
+            return err
+        recent = [o for o in moving if rest[0].t_ns - o.t_ns <= self.settings.fit_window_ns]
+        if not any(self._index_only(o) for o in recent):
+            return err
+        away_px = AWAY_SHARE * self.card_px
+        tol = 3 * self.rest_px
+        t_away = moving[0].t_ns
+        for o in reversed(moving):
+            b = o.box
+            if self._index_only(o):
+                away = b[0] < rb[0] - tol or b[1] < rb[1] - tol or b[2] > rb[2] + tol or b[3] > rb[3] + tol
+            else:
+                away = any(
+                    (b[k] - rb[k]) * (b[k + 2] - rb[k + 2]) > 0
+                    and min(abs(b[k] - rb[k]), abs(b[k + 2] - rb[k + 2])) > away_px
+                    for k in (0, 1)
+                )
+            if away:
+                t_away = o.t_ns
+                break
+        if t_land - err <= t_away:
+            return err
+        return t_land - t_away + MODEL_ERR_NS
 
     def _not_after_seen_here(self, tr: Track, t_land: int, err: int) -> tuple[int, int]:
         """A landing no later than the first sighting of the card where it rests: its track may have begun
@@ -1419,7 +1467,10 @@ class TableTracker:
             # Its corner index alone lies up to half a card off the card, and may sit still while the card
             # still slides: its landing waits for a view of the card.
             return None
-        first = self._first_here(tr, tr.obs[0])
+        # Its corner index alone does not bound the landing (the index lies within the card's resting box
+        # while the card still slides its last stretch): the search starts from its first view of the card.
+        start = next((o for o in tr.obs if not self._index_only(o)), tr.obs[0])
+        first = self._first_here(tr, start)
         src = self._vanished(tr, first)
         if src is None:
             return None
@@ -1447,6 +1498,10 @@ class TableTracker:
         src.alive = False
         t_land = (lo + hi) // 2
         err = max(MIN_ERR_NS, (hi - lo) // 2)
+        if not any(o.whole for o in tr.obs):
+            # No view with the card's outline: its first sighting within the rest tolerance of where it rests
+            # may show it still sliding its last few pixels.
+            err += REST_CREEP_NS
         landing = Landing(
             tr.tid,
             tr.card,
