@@ -1256,7 +1256,8 @@ class TableTracker:
         index alone (:data:`MIN_BOX_SHARE`): the first boxes of the card itself come when it is about to land
         or has landed, and the change the fit takes for its last motion may be the hand's. Clearly away: a box
         off its resting place on both sides of an axis, the same way, by over :data:`AWAY_SHARE` of a card's
-        length, or an index outside the resting box (grown by the rest tolerance)."""
+        length, or an index outside the resting box (grown by the rest tolerance). Nor does its first resting
+        box show it had stopped: ``err`` reaches :data:`REST_CREEP_NS` past it too."""
         rest, moving = tr.obs[-n:], tr.obs[:-n]
         rb = tr.rest_box
         if rb is None or not moving or any(o.whole for o in rest):
@@ -1280,9 +1281,10 @@ class TableTracker:
             if away:
                 t_away = o.t_ns
                 break
-        if t_land - err <= t_away:
-            return err
-        return t_land - t_away + MODEL_ERR_NS
+        # Nor does its first resting box show that it had stopped: a box a few pixels off the card's lies
+        # within the rest tolerance while the card still slides its last pixels.
+        t_last = rest[0].t_ns + REST_CREEP_NS
+        return max(err, t_land - t_away + MODEL_ERR_NS, t_last - t_land)
 
     def _not_after_seen_here(self, tr: Track, t_land: int, err: int) -> tuple[int, int]:
         """A landing no later than the first sighting of the card where it rests: its track may have begun

@@ -1334,3 +1334,29 @@ def test_a_card_first_seen_without_its_outline_still_sliding_its_last_pixels_is_
         (plays[0].t_ns - t_land) / 1e6,
         plays[0].err_ns / 1e6,
     )
+
+
+def test_a_card_seen_in_flight_by_its_index_and_first_seen_whole_still_sliding_is_timed_to_cover_it() -> None:
+    # Ana's AH flies from her Nerts pile to a foundation, landing at frame 44. A recognizer names it in flight
+    # by its corner index alone (to frame 35); a hand hides it from frame 36, and from frame 41 it shows in
+    # boxes without an outline, within the rest tolerance of where it rests but still sliding its last
+    # pixels. The play's err reaches past its first sightings there.
+    t_lift, t_land = 20 * PERIOD, 44 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        b = _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), t_lift, t_land, t))
+        if k < 20:
+            return [_whole("AH", b)]
+        if k < 36:
+            return [_index_of("AH", b)]
+        if k < 41:
+            return []
+        return [_part("AH", b)]
+
+    events, _ = _film(scene, 130)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "nerts")]
+    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns, (
+        (plays[0].t_ns - t_land) / 1e6,
+        plays[0].err_ns / 1e6,
+    )
