@@ -75,6 +75,17 @@ def _one_play_between(events: list[TableEvent], play: tuple[str, str, str], afte
     assert plays[0].t_ns + plays[0].err_ns <= by * PERIOD
 
 
+def _one_play_landing_within_err(events: list[TableEvent], play: tuple[str, str, str], t_land: int) -> None:
+    """The events hold one play, ``(seat, card, from)``, and the true landing time ``t_land`` lies
+    within its stated err (the message shows both, in ms)."""
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [play]
+    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns, (
+        (plays[0].t_ns - t_land) / 1e6,
+        plays[0].err_ns / 1e6,
+    )
+
+
 LAYOUT = NertsLayout(SEATS)
 F0 = LAYOUT.slots[(None, "foundation", 0)].pose
 ANA_WASTE = LAYOUT.slots[("Ana", "waste", 0)].pose
@@ -1052,12 +1063,7 @@ def test_a_card_first_seen_on_a_foundation_by_its_index_alone_is_timed_from_a_vi
         return [_whole("AH", _box(F0.x, F0.y))]
 
     events, _ = _film(scene, 120)
-    plays = _plays(events)
-    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
-    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns, (
-        (plays[0].t_ns - t_land) / 1e6,
-        plays[0].err_ns / 1e6,
-    )
+    _one_play_landing_within_err(events, ("Ana", "AH", "waste"), t_land)
 
 
 def test_a_card_named_now_and_then_at_rest_before_its_track_starts_is_timed_from_the_first() -> None:
@@ -1278,12 +1284,7 @@ def test_a_card_named_by_its_index_alone_on_its_last_stretch_is_timed_from_a_vie
         return [_part("AH", _box(x, y))]
 
     events, _ = _film(scene, 120)
-    plays = _plays(events)
-    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
-    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns, (
-        (plays[0].t_ns - t_land) / 1e6,
-        plays[0].err_ns / 1e6,
-    )
+    _one_play_landing_within_err(events, ("Ana", "AH", "waste"), t_land)
 
 
 def test_a_card_seen_whole_only_in_a_box_shrinking_off_the_hand_is_not_timed_by_the_shrinking() -> None:
@@ -1305,12 +1306,7 @@ def test_a_card_seen_whole_only_in_a_box_shrinking_off_the_hand_is_not_timed_by_
         return [_part("AH", (b[0] + 5 * f, b[1] - 7 * f, b[2] + 20 * f, b[3] + 5 * f))]
 
     events, _ = _film(scene, 130)
-    plays = _plays(events)
-    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "nerts")]
-    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns, (
-        (plays[0].t_ns - t_land) / 1e6,
-        plays[0].err_ns / 1e6,
-    )
+    _one_play_landing_within_err(events, ("Ana", "AH", "nerts"), t_land)
 
 
 def test_a_card_first_seen_without_its_outline_still_sliding_its_last_pixels_is_timed_to_cover_them() -> None:
@@ -1328,12 +1324,7 @@ def test_a_card_first_seen_without_its_outline_still_sliding_its_last_pixels_is_
         return [_part("AH", _box(*_flight((F0.x - 60, F0.y), (F0.x, F0.y), 30 * PERIOD, t_land, t)))]
 
     events, _ = _film(scene, 120)
-    plays = _plays(events)
-    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
-    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns, (
-        (plays[0].t_ns - t_land) / 1e6,
-        plays[0].err_ns / 1e6,
-    )
+    _one_play_landing_within_err(events, ("Ana", "AH", "waste"), t_land)
 
 
 def test_a_card_seen_in_flight_by_its_index_and_first_seen_whole_still_sliding_is_timed_to_cover_it() -> None:
@@ -1354,9 +1345,4 @@ def test_a_card_seen_in_flight_by_its_index_and_first_seen_whole_still_sliding_i
         return [_part("AH", b)]
 
     events, _ = _film(scene, 130)
-    plays = _plays(events)
-    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "nerts")]
-    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns, (
-        (plays[0].t_ns - t_land) / 1e6,
-        plays[0].err_ns / 1e6,
-    )
+    _one_play_landing_within_err(events, ("Ana", "AH", "nerts"), t_land)
