@@ -58,6 +58,12 @@ def main(argv: list[str] | None = None) -> int:
         "photographed from close by)",
     )
     p.add_argument(
+        "--perspective",
+        type=float,
+        default=None,
+        help="how far the camera is from straight above (default 0.06; 0.25: a photo taken at a slant)",
+    )
+    p.add_argument(
         "--closeups",
         action="store_true",
         help="close-ups only: one card filling 0.5-1.25 of the frame's height (a phone photo)",
@@ -73,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, closeup=1.0)
     if args.card_height:
         cfg = replace(cfg, card_height=tuple(args.card_height))
+    if args.perspective is not None:
+        cfg = replace(cfg, perspective=args.perspective)
     cv2.setNumThreads(1)  # one core: OpenCV's resizes must not borrow a second one
     rec = Recognizer.load(args.model, threads=1)
     folder = rec.model_dir
@@ -102,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "set": "hard" if args.hard else "close-ups" if args.closeups else "standard",
         "card_height": list(cfg.card_height),
+        "perspective": cfg.perspective,
         "command": "python bench/bench_recognizer.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "scenes": args.scenes,
         "frame": f"{args.width}x{args.height}",

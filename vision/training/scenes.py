@@ -141,6 +141,9 @@ class SceneConfig:
     """Share of layouts dealt from the Gnoming deck."""
     layouts: tuple[int, ...] = (1, 2, 2, 3, 3, 4)
     """How many card groups a scene has (one picked at random)."""
+    perspective: float = 0.06
+    """How far from straight above the camera may look: each frame corner moves by up to this share
+    of the short side (0.06, mild; 0.25, a photo taken at a slant, near cards larger than far ones)."""
     loose_crops: float = 0.0
     """Share of the classifier's index crops cut as loosely as the detector places small indices
     (:data:`vision.training.targets.LOOSE_JITTER`) instead of the usual tight jitter."""
@@ -269,10 +272,11 @@ def _layout(
     return out
 
 
-def _camera(rng: random.Random, w: int, h: int) -> NDArray[np.float64]:
-    """A mild perspective: the camera is not exactly above the table."""
+def _camera(rng: random.Random, w: int, h: int, tilt: float = 0.06) -> NDArray[np.float64]:
+    """A perspective: the camera is not exactly above the table (each frame corner moved by up to
+    ``tilt`` of the short side; 0.06 is mild)."""
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    j = 0.06 * min(w, h)
+    j = tilt * min(w, h)
     dst = src + np.array([[rng.uniform(-j, j), rng.uniform(-j, j)] for _ in range(4)], np.float32)
     return cv2.getPerspectiveTransform(src, dst).astype(np.float64)
 
@@ -440,7 +444,7 @@ def render_scene(seed: int, cfg: SceneConfig | None = None) -> Scene:
             aspect = _card_image(design, "AS", 108).shape[1] / 108
             ch = base_h * rng.uniform(0.9, 1.1)
             placed.extend(_layout(rng, cfg, design, ch, aspect, rng.random() < cfg.gnoming))
-    cam = _camera(rng, W, H)
+    cam = _camera(rng, W, H, cfg.perspective)
     cards: list[CardLabel] = []
     for ident, p in enumerate(placed):
         quad = _apply_h(cam, p.quad)
