@@ -12,7 +12,7 @@ large printed value in the corners and the centre.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from vision.cardart.shapes import draw_suit, draw_text_box
 from vision.cardart.tokens import index_text, is_gnoming
+from vision.cardart.typefaces import suit_typefaces, typeface_files
 
 __all__ = ["ProceduralStyle", "draw_face", "draw_back", "index_boxes", "random_style", "CARD_ASPECT"]
 
@@ -27,6 +28,12 @@ CARD_ASPECT = 63.0 / 88.0
 """Width over height of a poker-size card."""
 
 Color = tuple[int, int, int]
+
+TYPEFACE_SHARE = 0.7
+"""Of the random designs, the share that print their indices in an installed typeface rather than
+a Hershey font (when any is installed): printed decks use real typefaces."""
+SUIT_TYPEFACE_SHARE = 0.35
+"""Of the random designs, the share whose suit symbols are a typeface's rather than our polygons."""
 
 FONTS: tuple[int, ...] = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -42,8 +49,9 @@ FONTS: tuple[int, ...] = (
 class ProceduralStyle:
     """What a printer chooses for one deck design. Lengths are fractions of the card height."""
 
-    font: int = cv2.FONT_HERSHEY_SIMPLEX
-    """Hershey font of the indices and court letters (optionally ``| cv2.FONT_ITALIC``)."""
+    font: int | str = cv2.FONT_HERSHEY_SIMPLEX
+    """Hershey font of the indices and court letters (optionally ``| cv2.FONT_ITALIC``), or the path
+    of an installed typeface (:mod:`vision.cardart.typefaces`)."""
     thickness: float = 0.08
     """Stroke weight of the index text relative to its size."""
     index_height: float = 0.2
@@ -71,6 +79,8 @@ class ProceduralStyle:
     back_colors: tuple[Color, Color] = ((150, 40, 30), (235, 235, 240))
     corner_radius: float = 0.045
     gnome_palette: int = 0
+    suit_typeface: str = ""
+    """An installed typeface whose suit symbols are drawn instead of the built-in polygons."""
 
 
 def suit_color(style: ProceduralStyle, suit: str) -> Color:
@@ -232,7 +242,15 @@ def _draw_index(
     if upside_down:
         cx, cy = w - cx, h - cy
     draw_suit(
-        img, suit, (cx, cy), ssize, color, variant=style.suit_variant, filled=True, upside_down=upside_down
+        img,
+        suit,
+        (cx, cy),
+        ssize,
+        color,
+        variant=style.suit_variant,
+        typeface=style.suit_typeface,
+        filled=True,
+        upside_down=upside_down,
     )
 
 
@@ -350,7 +368,15 @@ def _draw_centre(img: NDArray[np.uint8], token: str, style: ProceduralStyle, asp
             thickness_ratio=style.thickness,
             upside_down=True,
         )
-        draw_suit(img, suit, (left + fw * 0.22, top + fh * 0.5), fw * 0.22, color, variant=style.suit_variant)
+        draw_suit(
+            img,
+            suit,
+            (left + fw * 0.22, top + fh * 0.5),
+            fw * 0.22,
+            color,
+            variant=style.suit_variant,
+            typeface=style.suit_typeface,
+        )
         draw_suit(
             img,
             suit,
@@ -358,6 +384,7 @@ def _draw_centre(img: NDArray[np.uint8], token: str, style: ProceduralStyle, asp
             fw * 0.22,
             color,
             variant=style.suit_variant,
+            typeface=style.suit_typeface,
             upside_down=True,
         )
         return
@@ -377,6 +404,7 @@ def _draw_centre(img: NDArray[np.uint8], token: str, style: ProceduralStyle, asp
             size,
             color,
             variant=style.suit_variant,
+            typeface=style.suit_typeface,
             filled=style.pip_filled,
             upside_down=fy > 0.55,
         )
@@ -453,7 +481,7 @@ def random_style(rng: random.Random) -> ProceduralStyle:
     )
     paper_v = rng.randint(225, 255)
     paper = (paper_v - rng.randint(0, 25), paper_v - rng.randint(0, 10), paper_v)
-    return ProceduralStyle(
+    style = ProceduralStyle(
         font=font,
         thickness=rng.uniform(0.05, 0.13),
         # Mostly the usual 15-25 % of the card; some decks (ornamental) print a large suit under a
@@ -478,3 +506,11 @@ def random_style(rng: random.Random) -> ProceduralStyle:
         corner_radius=rng.uniform(0.03, 0.06),
         gnome_palette=rng.randint(0, 2),
     )
+    # Drawn last, and only where fonts are installed, so a seed's other choices stay the same
+    # with or without them.
+    faces, suit_faces = typeface_files(), suit_typefaces()
+    if faces and rng.random() < TYPEFACE_SHARE:
+        style = replace(style, font=rng.choice(faces))
+    if suit_faces and rng.random() < SUIT_TYPEFACE_SHARE:
+        style = replace(style, suit_typeface=rng.choice(suit_faces))
+    return style

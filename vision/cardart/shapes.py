@@ -13,6 +13,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.cardart.typefaces import SUIT_CHARS, typeface_mask
+
 __all__ = ["suit_polygons", "draw_suit", "draw_text_box", "text_mask"]
 
 _SHIFT = 4
@@ -88,9 +90,22 @@ def draw_suit(
     variant: int = 0,
     filled: bool = True,
     upside_down: bool = False,
+    typeface: str = "",
 ) -> None:
-    """Draws a suit symbol ``size`` pixels tall centred on ``center``, in place."""
+    """Draws a suit symbol ``size`` pixels tall centred on ``center``, in place: the polygons of
+    :func:`suit_polygons`, or the symbol of an installed ``typeface`` (a font file's path)."""
     cx, cy = center
+    if typeface:
+        half = size / 2
+        draw_text_box(
+            img,
+            SUIT_CHARS[suit],
+            (cx - half, cy - half, cx + half, cy + half),
+            color,
+            font=typeface,
+            upside_down=upside_down,
+        )
+        return
     half = size / 2
     sgn = -1.0 if upside_down else 1.0
     thick = max(1, int(round(size * 0.09)))
@@ -109,8 +124,11 @@ def draw_suit(
 
 
 @functools.lru_cache(maxsize=512)
-def text_mask(text: str, font: int, thickness_ratio: float) -> NDArray[np.uint8]:
-    """Returns ``text`` drawn in a Hershey ``font`` as a tight 0..255 mask."""
+def text_mask(text: str, font: int | str, thickness_ratio: float) -> NDArray[np.uint8]:
+    """Returns ``text`` drawn in a Hershey ``font`` as a tight 0..255 mask; a ``str`` font is the
+    path of an installed typeface (:mod:`vision.cardart.typefaces`), whose own weight is kept."""
+    if isinstance(font, str):
+        return typeface_mask(text, font)
     scale = 4.0
     thick = max(1, int(round(scale * 10 * thickness_ratio)))
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
@@ -128,7 +146,7 @@ def draw_text_box(
     box: tuple[float, float, float, float],
     color: Color,
     *,
-    font: int = cv2.FONT_HERSHEY_SIMPLEX,
+    font: int | str = cv2.FONT_HERSHEY_SIMPLEX,
     thickness_ratio: float = 0.08,
     keep_aspect: bool = True,
     upside_down: bool = False,

@@ -2,11 +2,13 @@
 
     python -m vision.training.install_decks          # as root, on Debian/Ubuntu
 
-Installs ``gnome-cards-data`` (aisleriot's SVG card themes) and
-``librsvg2-bin`` (``rsvg-convert``) with apt-get, then rasterises every English
+Installs ``gnome-cards-data`` (aisleriot's SVG card themes),
+``librsvg2-bin`` (``rsvg-convert``) and a set of free font packages (the
+typefaces the randomised designs print their indices in:
+:mod:`vision.cardart.typefaces`) with apt-get, then rasterises every English
 theme into the card-art cache so training starts at full speed. Only training
 needs them; the kiosk's run time never does, and tests fall back to the
-procedural designs without them.
+procedural designs and the Hershey fonts without them.
 """
 
 from __future__ import annotations
@@ -17,12 +19,38 @@ import subprocess
 import sys
 
 from vision.cardart import debian
+from vision.cardart.typefaces import suit_typefaces, typeface_files
 
-PACKAGES = ("gnome-cards-data", "librsvg2-bin")
+FONT_PACKAGES = (
+    "fonts-urw-base35",
+    "fonts-dejavu-core",
+    "fonts-liberation2",
+    "fonts-freefont-ttf",
+    "fonts-linuxlibertine",
+    "fonts-crosextra-carlito",
+    "fonts-ebgaramond",
+    "fonts-roboto-unhinted",
+    "fonts-lato",
+    "fonts-open-sans",
+    "fonts-croscore",
+    "fonts-cantarell",
+)
+"""Free typefaces (serif, sans, condensed, monospace, old-style figures; 158 usable faces on
+Debian 12), all under licences that allow this use (OFL, GPL with font exception, AGPL for
+URW's): they are rendered into training scenes, never shipped."""
+
+MIN_TYPEFACES = 100
+"""Fewer usable typefaces than this: the font packages are not (all) installed."""
+
+PACKAGES = ("gnome-cards-data", "librsvg2-bin", *FONT_PACKAGES)
 
 
 def main() -> int:
-    missing = not debian.THEME_DIR.is_dir() or shutil.which("rsvg-convert") is None
+    missing = (
+        not debian.THEME_DIR.is_dir()
+        or shutil.which("rsvg-convert") is None
+        or len(typeface_files()) < MIN_TYPEFACES
+    )
     if missing:
         if os.geteuid() != 0:
             print(
@@ -35,6 +63,9 @@ def main() -> int:
         subprocess.run(
             ["apt-get", "install", "-y", "--no-install-recommends", *PACKAGES], check=True, env=env
         )
+    typeface_files.cache_clear()
+    suit_typefaces.cache_clear()
+    print(f"{len(typeface_files())} typefaces ready, {len(suit_typefaces())} of them with suit symbols")
     themes = debian.available_themes()
     for theme in themes:
         debian.load_cell(theme, "AS")
