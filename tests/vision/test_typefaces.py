@@ -84,17 +84,25 @@ def test_only_typefaces_with_the_four_suit_symbols_draw_suits(font_dir: Path) ->
 def test_random_designs_use_typefaces_only_where_installed(
     font_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with_fonts = [random_style(random.Random(s)) for s in range(40)]
+    with_fonts = [random_style(random.Random(s), typefaces=True) for s in range(40)]
     fonts = {s.font for s in with_fonts}
     assert str(font_dir / "sub" / "FreeSansBold.ttf") in fonts
     assert any(isinstance(f, int) for f in fonts)  # some designs keep a Hershey font
     # Without fonts every other choice of a seed is the same as with them.
     monkeypatch.setattr(procedural, "typeface_files", lambda: ())
     monkeypatch.setattr(procedural, "suit_typefaces", lambda: ())
-    without = [random_style(random.Random(s)) for s in range(40)]
+    without = [random_style(random.Random(s), typefaces=True) for s in range(40)]
     assert all(isinstance(s.font, int) and not s.suit_typeface for s in without)
     for a, b in zip(with_fonts, without, strict=True):
         assert a.index_height == b.index_height and a.red == b.red and a.back_colors == b.back_colors
+
+
+def test_random_designs_use_typefaces_only_when_asked(font_dir: Path) -> None:
+    # The shipped model's recipe: fonts installed or not, its designs are the Hershey ones.
+    plain = [random_style(random.Random(s)) for s in range(40)]
+    assert all(isinstance(s.font, int) and not s.suit_typeface for s in plain)
+    asked = [random_style(random.Random(s), typefaces=True) for s in range(40)]
+    assert [s.font == p.font for s, p in zip(asked, plain, strict=True)].count(False) >= 10
 
 
 def test_a_face_in_a_typeface_has_its_index_in_the_corner() -> None:

@@ -30,10 +30,10 @@ CARD_ASPECT = 63.0 / 88.0
 Color = tuple[int, int, int]
 
 TYPEFACE_SHARE = 0.7
-"""Of the random designs, the share that print their indices in an installed typeface rather than
-a Hershey font (when any is installed): printed decks use real typefaces."""
+"""Of the random designs asked to use typefaces, the share that print their indices in an installed
+typeface rather than a Hershey font (when any is installed): printed decks use real typefaces."""
 SUIT_TYPEFACE_SHARE = 0.35
-"""Of the random designs, the share whose suit symbols are a typeface's rather than our polygons."""
+"""Of those designs, the share whose suit symbols are a typeface's rather than our polygons."""
 
 FONTS: tuple[int, ...] = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -472,8 +472,9 @@ def draw_back(style: ProceduralStyle, height_px: int, aspect: float = CARD_ASPEC
     return _with_alpha(img, style, height_px, aspect)
 
 
-def random_style(rng: random.Random) -> ProceduralStyle:
-    """Returns a random printer's choice, for training on designs no one has named."""
+def random_style(rng: random.Random, typefaces: bool = False) -> ProceduralStyle:
+    """Returns a random printer's choice, for training on designs no one has named; with
+    ``typefaces``, some print in the typefaces installed on the machine (if any)."""
     font = rng.choice(FONTS) | (cv2.FONT_ITALIC if rng.random() < 0.15 else 0)
     red = (rng.randint(0, 60), rng.randint(0, 50), rng.randint(150, 230))
     black = (
@@ -506,6 +507,8 @@ def random_style(rng: random.Random) -> ProceduralStyle:
         corner_radius=rng.uniform(0.03, 0.06),
         gnome_palette=rng.randint(0, 2),
     )
+    if not typefaces:
+        return style
     # Drawn last, and only where fonts are installed, so a seed's other choices stay the same
     # with or without them.
     faces, suit_faces = typeface_files(), suit_typefaces()

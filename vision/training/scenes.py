@@ -153,6 +153,10 @@ class SceneConfig:
     amodal_under_hands: float = 0.0
     """A card whose centre a hand hides gets a centre target when at least this share of it shows
     (0: never; a centre hidden by another card never does, those are read from their indices)."""
+    typefaces: bool = False
+    """Let the randomised designs print in the typefaces installed on the machine
+    (:mod:`vision.cardart.typefaces`) as well as the Hershey fonts. Off by default: the shipped
+    model was trained without them, and fine-tuning on them did not improve it (model card)."""
 
 
 HAND_LABEL = -1
@@ -398,9 +402,9 @@ def _photometric(rng: random.Random, nrng: np.random.Generator, img: Image) -> I
 def _pick_design(rng: random.Random, cfg: SceneConfig, designs: list[CardDesign]) -> CardDesign:
     if cfg.split == "train" and not cfg.designs and rng.random() < cfg.random_designs:
         style_seed = rng.randrange(10_000)
-        return CardDesign(
-            f"random-{style_seed}", "train", "procedural", random_style(random.Random(style_seed))
-        )
+        style = random_style(random.Random(style_seed), typefaces=cfg.typefaces)
+        name = f"random-{style_seed}" + ("-typefaces" if cfg.typefaces else "")
+        return CardDesign(name, "train", "procedural", style)
     return rng.choice(designs)
 
 

@@ -89,6 +89,7 @@ class TrainConfig:
             "loose_crops": self.scene.loose_crops,
             "hands_on_cards": self.scene.hands_on_cards,
             "amodal_under_hands": self.scene.amodal_under_hands,
+            "typefaces": self.scene.typefaces,
         }
         return d
 
@@ -366,6 +367,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SHARE",
         help="share of classifier crops cut as loosely as the detector places small indices (default 0)",
     )
+    p.add_argument(
+        "--typefaces",
+        action="store_true",
+        help="randomised designs also print in the installed typefaces (install_decks installs them)",
+    )
     args = p.parse_args(argv)
     if not 0.0 <= args.loose_crops <= 1.0:
         p.error("--loose-crops needs a share between 0 and 1")
@@ -393,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg.scene = replace(cfg.scene, card_height=tuple(args.card_height))
     if args.loose_crops:
         cfg.scene = replace(cfg.scene, loose_crops=args.loose_crops)
+    if args.typefaces:
+        cfg.scene = replace(cfg.scene, typefaces=True)
     if args.hands is not None:
         cfg.scene = replace(cfg.scene, hands=args.hands)
     if args.hands_on_cards is not None:
