@@ -1555,6 +1555,8 @@ class _Pile:
     y: float
     cards: list[tuple[str, str]] = field(default_factory=list)
     """(card, seat) from the bottom up."""
+    top_t_ns: int = -(1 << 62)
+    """When its top card landed (tracker time; unknown for a resumed game's pile)."""
 
 
 class NertsTracker:
@@ -1854,7 +1856,10 @@ class NertsTracker:
                 self.piles.append(pile)
             if seat is None:
                 return None
+            if landing.seen_moving:
+                self._unseen_plays(pile, landing)
             pile.cards.append((landing.card, seat))
+            pile.top_t_ns = landing.t_ns
             data: dict[str, Any] = {"card": landing.card, "pile": pile.pid}
             src = self._source_name(landing.origin)
             if src is not None:
@@ -1878,6 +1883,44 @@ class NertsTracker:
         if landing.lift_t_ns is not None and landing.lift_t_ns - self.t0_ns <= t:
             data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
         return TableEvent("move", t, landing.err_ns, seat_here, data)
+
+    def _unseen_plays(self, pile: _Pile, landing: Landing) -> None:
+        """Queues the plays onto ``pile`` that a card seen landing on it proves went unseen: a 5♦
+        landing on a 2♦ means a 3♦ and a 4♦ went there first (§6 M3/M4). Each is credited to the seat
+        in whose layout a card of its face rested last, shortly before, and was not seen since; a face
+        resting in no layout, or in two seats' (each player has a deck), is left unplayed: better a
+        missed play than one credited to the wrong seat. Its time is what the sightings bound: after
+        the card was last seen in the layout and the pile's previous top landed, before this card."""
+        top = pile.cards[-1][0] if pile.cards else None
+        suit = landing.card[-1]
+        if top is not None and top[-1] != suit:
+            return
+        low, high = (_rank(top) if top is not None else 0) + 1, _rank(landing.card)
+        if not 0 < high - low <= UNSEEN_PLAYS:
+            return
+        after = pile.top_t_ns
+        for rank in range(low, high):
+            card = _RANK_NAMES.get(rank, str(rank)) + suit
+            last = {
+                tr.place[0]: tr.last.t_ns
+                for tr in self.table.tracks
+                if tr.card == card
+                and tr.place is not None
+                and tr.place[0] is not None
+                and landing.t_ns - UNSEEN_PLAY_NS < tr.last.t_ns < landing.t_ns
+            }
+            if len(last) != 1:
+                return
+            (seat, seen), = last.items()
+            lo, hi = max(after, seen), landing.t_ns - landing.err_ns
+            if lo >= hi:
+                return
+            t, err = (lo + hi) // 2, (hi - lo) // 2
+            pile.cards.append((card, seat))
+            pile.top_t_ns = after = t
+            self._pending.append(
+                TableEvent("foundation_play", t - self.t0_ns, err, seat, {"card": card, "pile": pile.pid})
+            )
 
     def _left(self, tr: Track, origin: tuple[str | None, str, int], t_ns: int) -> bool:
         """Whether the card of ``tr`` came from ``origin``: its track rested there before, or a card
@@ -1934,6 +1977,15 @@ class NertsTracker:
             shows = _area(mine_tr.rest_box) / self.table.card_px2
             return shows < WHOLE_SHARE and mine < -CARD_H_MM / 2 - 0.5 * step
         return mine < min(others) - 0.5 * step
+
+
+UNSEEN_PLAYS = 2
+"""At most this many plays onto a foundation pile are inferred from the card seen landing on it
+(:meth:`NertsTracker._unseen_plays`); a larger gap is more likely that card misread."""
+UNSEEN_PLAY_NS = 10 * 1_000_000_000
+"""An unseen play is credited to a seat only if a card of its face rested in that seat's layout within
+this long before the card seen landing on the pile."""
+_RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
 def _fits(pile: _Pile | None, card: str) -> bool:

@@ -1346,3 +1346,41 @@ def test_a_card_seen_in_flight_by_its_index_and_first_seen_whole_still_sliding_i
 
     events, _ = _film(scene, 130)
     _one_play_landing_within_err(events, ("Ana", "AH", "nerts"), t_land)
+
+
+def _2h_over_an_unseen_ah(k: int, t: int, *, ah_in: tuple[Box, ...], ah_until: int) -> list[CardSighting]:
+    """AHs rest at ``ah_in`` until frame ``ah_until`` and are never seen again (a hand takes one, the
+    recognizer never reads it on the pile); Ana's 2H then flies in sight from her Nerts pile to F0,
+    landing at frame 60."""
+    out = [_whole("AH", b) for b in ah_in] if k < ah_until else []
+    x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 45 * PERIOD, 60 * PERIOD, t)
+    return [*out, _whole("2H", _box(x, y))]
+
+
+def test_a_play_skipping_a_rank_credits_the_unseen_card_to_the_layout_it_vanished_from() -> None:
+    # A 2H lands on a pile the tracker never saw start: its AH went there unseen. The only AH that
+    # vanished from a layout shortly before is Ana's (her waste, last seen at frame 19): it is her play,
+    # timed between that sighting and the 2H's landing, and her 2H follows it on the same pile.
+    events, _ = _film(
+        lambda k, t: _2h_over_an_unseen_ah(k, t, ah_in=(_box(ANA_WASTE.x, ANA_WASTE.y),), ah_until=20), 140
+    )
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in plays] == [
+        ("Ana", "AH", "F1"),
+        ("Ana", "2H", "F1"),
+    ]
+    ah = plays[0]
+    assert 19 * PERIOD <= ah.t_ns - ah.err_ns and ah.t_ns + ah.err_ns <= 60 * PERIOD
+    assert ah.t_ns < plays[1].t_ns
+
+
+@pytest.mark.parametrize("case", ["two seats", "still in sight"])
+def test_no_unseen_play_is_inferred_from_a_face_that_could_be_either_seats_or_never_left(case: str) -> None:
+    # Two AHs vanish, Ana's and Ben's: whose went to the pile is unknown, so neither is credited. An AH
+    # still resting in Ana's waste when the 2H lands was not played at all.
+    if case == "two seats":
+        rest, until = (_box(ANA_WASTE.x, ANA_WASTE.y), _box(BEN_WASTE.x, BEN_WASTE.y)), 20
+    else:
+        rest, until = (_box(ANA_WASTE.x, ANA_WASTE.y),), 1000
+    events, _ = _film(lambda k, t: _2h_over_an_unseen_ah(k, t, ah_in=rest, ah_until=until), 140)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "2H")]
