@@ -1378,6 +1378,7 @@ def test_a_play_skipping_a_rank_credits_the_unseen_card_to_the_layout_it_vanishe
 def test_no_unseen_play_is_inferred_from_a_face_that_could_be_either_seats_or_never_left(case: str) -> None:
     # Two AHs vanish, Ana's and Ben's: whose went to the pile is unknown, so neither is credited. An AH
     # still resting in Ana's waste when the 2H lands was not played at all.
+    rest: tuple[Box, ...]
     if case == "two seats":
         rest, until = (_box(ANA_WASTE.x, ANA_WASTE.y), _box(BEN_WASTE.x, BEN_WASTE.y)), 20
     else:
