@@ -1854,6 +1854,12 @@ class NertsTracker:
                 self._piles_made += 1
                 pile = _Pile(f"F{self._piles_made}", landing.x, landing.y)
                 self.piles.append(pile)
+            if landing.origin is None:
+                # Its seat was guessed from its path (a few millimetres seen, or a direction): a card of
+                # its face that vanished from one seat's layout just before tells better.
+                vanished = self._last_in_layouts(landing.card, landing.t_ns, VANISHED_SEAT_NS)
+                if len(vanished) == 1:
+                    seat = next(iter(vanished))
             if seat is None:
                 return None
             if landing.seen_moving:
@@ -1884,6 +1890,18 @@ class NertsTracker:
             data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
         return TableEvent("move", t, landing.err_ns, seat_here, data)
 
+    def _last_in_layouts(self, card: str, before_ns: int, within_ns: int) -> dict[str, int]:
+        """For each seat in whose layout a card of face ``card`` rested and was last seen within
+        ``within_ns`` before ``before_ns`` (and not since), when it was last seen there."""
+        return {
+            tr.place[0]: tr.last.t_ns
+            for tr in self.table.tracks
+            if tr.card == card
+            and tr.place is not None
+            and tr.place[0] is not None
+            and before_ns - within_ns < tr.last.t_ns < before_ns
+        }
+
     def _unseen_plays(self, pile: _Pile, landing: Landing) -> None:
         """Queues the plays onto ``pile`` that a card seen landing on it proves went unseen: a 5♦
         landing on a 2♦ means a 3♦ and a 4♦ went there first (§6 M3/M4). Each is credited to the seat
@@ -1901,14 +1919,7 @@ class NertsTracker:
         after = pile.top_t_ns
         for rank in range(low, high):
             card = _RANK_NAMES.get(rank, str(rank)) + suit
-            last = {
-                tr.place[0]: tr.last.t_ns
-                for tr in self.table.tracks
-                if tr.card == card
-                and tr.place is not None
-                and tr.place[0] is not None
-                and landing.t_ns - UNSEEN_PLAY_NS < tr.last.t_ns < landing.t_ns
-            }
+            last = self._last_in_layouts(card, landing.t_ns, UNSEEN_PLAY_NS)
             if len(last) != 1:
                 return
             (seat, seen), = last.items()
@@ -1985,6 +1996,9 @@ UNSEEN_PLAYS = 2
 UNSEEN_PLAY_NS = 10 * 1_000_000_000
 """An unseen play is credited to a seat only if a card of its face rested in that seat's layout within
 this long before the card seen landing on the pile."""
+VANISHED_SEAT_NS = 1_000_000_000
+"""A foundation play whose origin went unseen is credited to the seat from whose layout a card of its
+face vanished within this long before it landed, when only one seat's did."""
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 

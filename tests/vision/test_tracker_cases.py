@@ -7,6 +7,7 @@ checks the events the referee would get.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -1385,3 +1386,22 @@ def test_no_unseen_play_is_inferred_from_a_face_that_could_be_either_seats_or_ne
         rest, until = (_box(ANA_WASTE.x, ANA_WASTE.y),), 1000
     events, _ = _film(lambda k, t: _2h_over_an_unseen_ah(k, t, ah_in=rest, ah_until=until), 140)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "2H")]
+
+
+def test_a_play_first_seen_in_the_centre_is_the_seat_whose_layout_its_face_just_vanished_from() -> None:
+    # Cal's AS rests in his waste until his hand takes it (frame 20). It is next seen in the centre,
+    # 100 mm from the pile on the side of Ben's seat (a throw that curved, a hand carrying it round),
+    # and flies from there to F0 (landing at frame 45): the direction points at Ben, but no AS left
+    # Ben's layout, and Cal's vanished 0.4 s before it landed. It is Cal's play.
+    start = (F0.x + 100 * math.cos(math.radians(120)), F0.y + 100 * math.sin(math.radians(120)))
+    cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AS", _box(cal_waste.x, cal_waste.y))]
+        if k < 30:
+            return []
+        return [_whole("AS", _box(*_flight(start, (F0.x, F0.y), 30 * PERIOD, 45 * PERIOD, t)))]
+
+    events, _ = _film(scene, 120)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Cal", "AS")]
