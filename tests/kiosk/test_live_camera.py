@@ -238,5 +238,8 @@ def test_ctrl_c_during_tracking_keeps_what_was_tracked(clip: Path, tracked: list
     plays = [(e.seat, e.get("card")) for e in result.events if e.type == "foundation_play"]
     assert ("Cal", "AS") in plays
     assert result.events[0].type == "hand_start" and all(e.type != "hand_end" for e in result.events)
+    # The whole run's plays hold them, in the same order. It may hold more before them: a card that
+    # lands after the interruption can show that a play before it went unseen (Ben's AH, proved by
+    # Ana's 3H landing on its pile), which the interrupted run never learnt.
     whole = [(e.seat, e.get("card")) for e in tracked if e.type == "foundation_play"]
-    assert plays == whole[: len(plays)]
+    assert [p for p in whole if p in plays] == plays
