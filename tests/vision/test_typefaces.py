@@ -113,3 +113,20 @@ def test_a_face_in_a_typeface_has_its_index_in_the_corner() -> None:
     corner = face[int(y0 * h) : int(y1 * h), int(x0 * w) : int(x1 * w), :3]
     assert (corner.min(axis=2) < 150).mean() > 0.05  # the index's ink is in its box
     assert not np.array_equal(face, draw_face("KH", ProceduralStyle(), 200))
+
+
+def test_training_with_typefaces_but_no_fonts_installed_says_how_to_install_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("torch")
+    from vision.training import train
+
+    monkeypatch.setattr(train, "typeface_files", lambda: ())
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(
+            ["--typefaces", "--work", str(tmp_path / "w"), "--out", str(tmp_path / "o"), "--steps", "1"]
+        )
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "no usable typeface is installed" in err and "install_decks" in err
+    assert not (tmp_path / "w").exists()

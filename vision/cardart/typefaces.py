@@ -3,10 +3,11 @@
 The Hershey fonts OpenCV draws with are five stroke alphabets; printed decks use
 real typefaces (serif, sans, condensed, bold, old-style figures), and an index
 classifier taught on five alphabets reads an unfamiliar one as "not an index".
-Training installs a set of free font packages (``vision.training.install_decks``)
-and the randomised procedural designs (:func:`vision.cardart.procedural.random_style`)
-draw their ranks, and some their suit symbols, in them. Nothing at run time
-needs a font: without any, the designs fall back to the Hershey fonts.
+``vision.training.install_decks`` installs a set of free font packages, and
+with ``train --typefaces`` the randomised procedural designs
+(:func:`vision.cardart.procedural.random_style`) draw their ranks, and some
+their suit symbols, in them. Nothing at run time needs a font: without any,
+the designs keep the Hershey fonts.
 
 Fonts are rasterised with pygame's FreeType module (pygame is a runtime
 dependency already), imported only when a typeface is drawn.
@@ -74,7 +75,8 @@ def _has_glyphs(path: str, chars: str) -> bool:
         metrics = _font(path).get_metrics(chars)
     except (OSError, RuntimeError, ValueError):
         return False
-    return all(m is not None and m[1] > m[0] for m in metrics if m is not None) and None not in metrics
+    # None: no glyph for that character; an empty box (min x = max x): a blank stand-in glyph.
+    return all(m is not None and m[1] > m[0] for m in metrics)
 
 
 @functools.lru_cache(maxsize=1)
@@ -85,7 +87,7 @@ def typeface_files() -> tuple[str, ...]:
     for root in FONT_DIRS:
         if not root.is_dir():
             continue
-        for p in sorted(root.rglob("*")):
+        for p in root.rglob("*"):
             if p.suffix.lower() not in (".ttf", ".otf") or any(
                 s in p.name.lower() for s in _SKIPPED + _TOO_THIN
             ):

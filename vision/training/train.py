@@ -32,6 +32,7 @@ import torch
 import torch.nn.functional as F
 from numpy.typing import NDArray
 
+from vision.cardart.typefaces import typeface_files
 from vision.heads import (
     BACK_HEAT,
     CARD_AXIS,
@@ -400,6 +401,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.loose_crops:
         cfg.scene = replace(cfg.scene, loose_crops=args.loose_crops)
     if args.typefaces:
+        if not typeface_files():
+            # Without fonts the run would silently train on the Hershey designs alone.
+            p.error(
+                "--typefaces: no usable typeface is installed; run `python -m vision.training.install_decks` "
+                "as root first (it installs the font packages)"
+            )
         cfg.scene = replace(cfg.scene, typefaces=True)
     if args.hands is not None:
         cfg.scene = replace(cfg.scene, hands=args.hands)
