@@ -18,7 +18,10 @@ with the held-out card designs exactly as ``bench_end_to_end.py`` renders them (
 random streams, the game's deck only, no closer look, as ``kiosk track`` reads a video), so the
 figures agree with that benchmark's; with ``--seconds`` each hand is cut as that benchmark cuts it.
 Rendering and recognizing take about 50 ms a frame; the cache keeps the sightings (and the exact
-ones of the same frames, to tell what each misread or unseen card really was).
+ones of the same frames, to tell what each misread or unseen card really was) and the frames in grey
+(``nerts-frames-SEED-SECONDSs.npy``, about 1.1 GB a 20-second hand), which the tracker times landings
+in the centre from (:mod:`vision.landing_timer`); a cache made before it kept frames has them rendered
+again, about 30 ms a frame.
 
 Usage::
 
@@ -37,6 +40,9 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -111,6 +117,7 @@ def recognized_hand(seed: int, cache: Path | None, seconds: float | None) -> dic
     cal = None
     frames = []
     exact = []
+    grays: list[Any] = []
     end = sim.scene.end_ns if seconds is None else int(seconds * 1e9)
     sim.scene.reset()
     for timing in CAMERA.timings(rng=random.Random(seed + 3)):
@@ -122,6 +129,7 @@ def recognized_hand(seed: int, cache: Path | None, seconds: float | None) -> dic
         frame = Frame(None, timing.t_ns, timing.index, timing.row_time_ns, timing.exposure_ns)
         frames.append((frame, recognizer.recognize(rendered.image)))
         exact.append(sim.scene.ground_truth_sightings(renderer, timing))
+        grays.append(cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY))
     header, truth = ground_truth_log(sim)
     hand = {
         "layout": sim.layout,
@@ -132,11 +140,43 @@ def recognized_hand(seed: int, cache: Path | None, seconds: float | None) -> dic
         "truth": truth,
         "end_ns": end,
     }
-    if path is not None:
+    if path is not None and cache is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as f:
             pickle.dump(hand, f)
+        np.save(frames_path(cache, seed, seconds), np.stack(grays))
+    else:
+        hand["grays"] = grays
     return hand
+
+
+def frames_path(cache: Path, seed: int, seconds: float | None) -> Path:
+    cut = "" if seconds is None else f"-{seconds:g}s"
+    return cache / f"nerts-frames-{seed}{cut}.npy"
+
+
+def hand_frames(seed: int, cache: Path | None, seconds: float | None, hand: dict[str, Any]) -> Any:
+    """The grey frames of a recognized hand: kept with it, read from the cache, or rendered again (the
+    same renderer and random streams as :func:`recognized_hand`, so the same pixels)."""
+    if "grays" in hand:
+        return hand["grays"]
+    if cache is not None and frames_path(cache, seed, seconds).exists():
+        return np.load(frames_path(cache, seed, seconds), mmap_mode="r")
+    sim = simulate_nerts(seed, split="heldout")
+    renderer = TableRenderer(CAMERA, rng=random.Random(seed + 1))
+    end = hand["end_ns"]
+    sim.scene.reset()
+    grays = []
+    for timing in CAMERA.timings(rng=random.Random(seed + 3)):
+        if timing.t_ns > end:
+            break
+        grays.append(cv2.cvtColor(sim.scene.render(renderer, timing).image, cv2.COLOR_BGR2GRAY))
+    if cache is None:
+        return grays
+    tmp = frames_path(cache, seed, seconds).with_suffix(".tmp.npy")
+    np.save(tmp, np.stack(grays))
+    tmp.replace(frames_path(cache, seed, seconds))
+    return np.load(frames_path(cache, seed, seconds), mmap_mode="r")
 
 
 def diagnose(
@@ -146,9 +186,13 @@ def diagnose(
     rng = random.Random(seed + 2)
     tracker = NertsTracker(d["layout"], d["cal"])
     events: list[TableEvent] = []
-    for frame, sightings in d["frames"]:
-        # The recognizer's sightings are fed as read; the exact ones with the benchmark's faults.
+    grays = hand_frames(seed, cache, seconds, d) if mode != "truth" else None
+    for n_frame, (frame, sightings) in enumerate(d["frames"]):
+        # The recognizer's sightings are fed as read, with the frame's pixels; the exact ones with the
+        # benchmark's faults (and no pixels, as bench_end_to_end.py --sightings truth feeds them).
         noisy = perturb(sightings, rng) if mode == "truth" else sightings
+        if grays is not None:
+            frame = Frame(grays[n_frame], frame.t_ns, frame.index, frame.row_time_ns, frame.exposure_ns)
         started = time.perf_counter()
         events += tracker.feed(frame, noisy)
         TRACKER_TIME[0] += time.perf_counter() - started

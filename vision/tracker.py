@@ -60,12 +60,13 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
 from vision.events import BACK, UNKNOWN, CardSighting, Frame
+from vision.landing_timer import FrameHistory, time_landing
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout, TableLayout
 
 __all__ = [
@@ -144,6 +145,9 @@ REST_CREEP_NS = 35_000_000
 """How long a card may still slide after a box without its outline (a recognizer's detection box, a few
 pixels off the card's) first places it within the rest tolerance of where it rests: the last few pixels of
 a slide under friction take tens of milliseconds (about 30 ms in the simulator's slowing)."""
+PIXEL_LOOK_NS = 20_000_000
+"""How far before the sightings' earliest landing time the frames' pixels are searched for the card in
+motion (:meth:`TableTracker._timed_from_pixels`)."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -509,7 +513,6 @@ def estimate_landing(
             return (*fallback, False)
         return t_land, max(MIN_ERR_NS, err), True
 
-
     moving0, obs0 = list(moving), list(obs)
 
     def full(axis: int) -> Callable[[Observation], bool]:
@@ -547,6 +550,7 @@ def estimate_landing(
         fits.append(fit(lambda o: sgn_x * (rb[sx] - o.box[sx]), min_px))
     elif abs(uy) >= 0.3 and abs(ux) >= 0.1:
         fits.append(fit(lambda o: sgn_y * (rb[sy] - o.box[sy]), min_px))
+
     # The side measured on may have been covered for the last stretch of the flight (a hand over the
     # leading end as it lands: those sightings read further from the rest and are left out), while the
     # opposite side was seen slowing right up to it: the opposite end, on the axis the card moved most
@@ -697,6 +701,21 @@ class TableTracker:
         self.last_frame_t = 0
         self._seen: dict[str, deque[Observation]] = {}
         """Each face's recent observations, for :meth:`_first_here`."""
+        self.history = FrameHistory(self._centre_region())
+        """The last frames' pixels about the centre, to time landings there (:mod:`vision.landing_timer`)."""
+
+    def _centre_region(self) -> tuple[int, int, int, int] | None:
+        """The image pixels about the shared centre (grown by a card's length): where landings are timed
+        from the pixels. None for a layout without a centre."""
+        cx0, cy0, cx1, cy1 = self.layout.centre_box
+        if cx1 <= cx0 or cy1 <= cy0:
+            return None
+        m = CARD_H_MM
+        pts = self.calibration.to_image(
+            [(cx0 - m, cy0 - m), (cx1 + m, cy0 - m), (cx0 - m, cy1 + m), (cx1 + m, cy1 + m)]
+        )
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return (max(0, int(min(xs))), max(0, int(min(ys))), int(math.ceil(max(xs))), int(math.ceil(max(ys))))
 
     def observe(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[Observation]:
         """Places a frame's sightings on the table and in time."""
@@ -734,6 +753,7 @@ class TableTracker:
         """Feeds one frame; returns the landings it completed."""
         self.frames += 1
         self.last_t = frame.t_ns
+        self.history.push(frame)
         obs = self.observe(frame, sightings)
         for o in obs:
             seen = self._seen.setdefault(o.card, deque())
@@ -1182,9 +1202,7 @@ class TableTracker:
             tr.origin is None
             and (
                 tr.moved_mm < 8.0
-                or all(
-                    not self._index_only(o) and self._at_rest_box(tr.rest_box, o) for o in tr.obs[:-n]
-                )
+                or all(not self._index_only(o) and self._at_rest_box(tr.rest_box, o) for o in tr.obs[:-n])
             )
         )
         if unseen_flight:
@@ -1213,8 +1231,7 @@ class TableTracker:
             and stopped[2] > 2 * self.rest_px
             and stopped[2] < self.card_px
             and (
-                self._twin_near(tr, stopped[0])
-                or _area(stopped[3]) > 1.5 * _area(tr.rest_box or stopped[3])
+                self._twin_near(tr, stopped[0]) or _area(stopped[3]) > 1.5 * _area(tr.rest_box or stopped[3])
             )
         ):
             # It was seen still before a card of its face covered it (the later card of a race), or
@@ -1324,10 +1341,46 @@ class TableTracker:
     def _landed(self, tr: Track, landing: Landing) -> Landing:
         """``tr`` has landed: its place is where it rests, only its resting sightings are kept, and
         it left no place any more (a later lift starts afresh)."""
+        landing = self._timed_from_pixels(tr, landing)
         tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
         del tr.obs[: -self.settings.rest_count]
         tr.origin = None
         return landing
+
+    def _timed_from_pixels(self, tr: Track, landing: Landing) -> Landing:
+        """A landing in the centre timed again from the frames' pixels (:func:`time_landing`), looking back
+        from the frame the card was last seen resting in (a later one may show the later card of a race on
+        it), when the pixels' time agrees with the sightings' within both errors, and claims less. Races
+        are judged on these times: the sightings' gap of tens of milliseconds becomes a few."""
+        rb = tr.rest_box
+        if (
+            rb is None
+            or self.history.newest_t_ns is None
+            or self.layout.seat_of_point(landing.x, landing.y) is not None
+        ):
+            return landing
+        toward: tuple[float, float] | None = None
+        start = landing.origin_xy or (landing.path[0] if landing.path else None)
+        if start is not None:
+            (ix, iy), (jx, jy) = self.calibration.to_image([start, (landing.x, landing.y)])
+            n = math.hypot(jx - ix, jy - iy)
+            if n > self.card_px / 2:
+                toward = ((jx - ix) / n, (jy - iy) / n)
+        fit = time_landing(
+            self.history,
+            rb,
+            landing.t_ns - landing.err_ns - PIXEL_LOOK_NS,
+            card_px=self.card_px,
+            toward=toward,
+            at_ns=tr.last.frame_t_ns,
+        )
+        if (
+            fit is None
+            or fit.err_ns >= landing.err_ns
+            or abs(fit.t_ns - landing.t_ns) > fit.err_ns + landing.err_ns
+        ):
+            return landing
+        return replace(landing, t_ns=fit.t_ns, err_ns=fit.err_ns)
 
     def _twin_near(self, tr: Track, since_ns: int) -> bool:
         """Whether another card of ``tr``'s face was seen within a card's length of where ``tr`` rests,
@@ -1922,7 +1975,7 @@ class NertsTracker:
             last = self._last_in_layouts(card, landing.t_ns, UNSEEN_PLAY_NS)
             if len(last) != 1:
                 return
-            (seat, seen), = last.items()
+            ((seat, seen),) = last.items()
             lo, hi = max(after, seen), landing.t_ns - landing.err_ns
             if lo >= hi:
                 return
