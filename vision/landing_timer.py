@@ -165,6 +165,9 @@ class LandingFit:
     err_ns: int
     moving: int
     """Frames in motion the time rests on (:data:`MIN_MOVING` to :data:`FIT_POINTS`)."""
+    came_from: tuple[float, float] = (0.0, 0.0)
+    """Where the card was, relative to where it rests, in the earliest of those frames (image pixels):
+    the way it came from."""
 
 
 def _peak_offset(res: NDArray[np.float32], x: int, y: int) -> tuple[float, float]:
@@ -344,4 +347,4 @@ def _fit(moving: list[_Match], rest_t: int | None) -> LandingFit | None:
         # run to zero, and a real stop bends off it the more, the longer that run.
         err += int(EXTRAPOLATION_ERR * max(0, t_land - t_last))
     err = max(MIN_ERR_NS, min(err, int(t_hi) - t_last + MODEL_ERR_NS))
-    return LandingFit(t_land, err, n)
+    return LandingFit(t_land, err, n, (far.dx, far.dy))

@@ -148,6 +148,9 @@ a slide under friction take tens of milliseconds (about 30 ms in the simulator's
 PIXEL_LOOK_NS = 20_000_000
 """How far before the sightings' earliest landing time the frames' pixels are searched for the card in
 motion (:meth:`TableTracker._timed_from_pixels`)."""
+SLIDE_LOOK_NS = 700_000_000
+"""How far before a card's first sighting at rest in the centre the frames' pixels are searched for its
+slide in (:meth:`TableTracker._slid_in`): a hand may cover it that long after it lands."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -1206,7 +1209,7 @@ class TableTracker:
             )
         )
         if unseen_flight:
-            appeared = self._appeared(tr)
+            appeared = self._appeared(tr) or self._slid_in(tr)
             if appeared is not None:
                 return appeared
         if not came or tr.moved_mm < 8.0:
@@ -1338,10 +1341,12 @@ class TableTracker:
             return t_land, err
         return (approach.t_ns + here.t_ns) // 2, (here.t_ns - approach.t_ns) // 2 + MODEL_ERR_NS
 
-    def _landed(self, tr: Track, landing: Landing) -> Landing:
+    def _landed(self, tr: Track, landing: Landing, *, timed: bool = False) -> Landing:
         """``tr`` has landed: its place is where it rests, only its resting sightings are kept, and
-        it left no place any more (a later lift starts afresh)."""
-        landing = self._timed_from_pixels(tr, landing)
+        it left no place any more (a later lift starts afresh). Unless ``timed`` already, a landing in the
+        centre is timed again from the pixels."""
+        if not timed:
+            landing = self._timed_from_pixels(tr, landing)
         tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr, landing=landing)
         del tr.obs[: -self.settings.rest_count]
         tr.origin = None
@@ -1381,6 +1386,44 @@ class TableTracker:
         ):
             return landing
         return replace(landing, t_ns=fit.t_ns, err_ns=fit.err_ns)
+
+    def _slid_in(self, tr: Track) -> Landing | None:
+        """A card first seen already at rest in the centre, whose face vanished from no seat's layout (never
+        named there, or misread), that the frames' pixels show sliding in and slowing to rest there
+        (:func:`time_landing`): a flight the recognizer did not see. Its path is the way its slide came
+        from, a card's length back, which names the seat (:meth:`NertsTracker._seat_of`); as for any card
+        seen only at rest, the interpretation asks that it fit its pile."""
+        rb = tr.rest_box
+        if rb is None or self.layout.seat_of_point(tr.rest_x, tr.rest_y) is not None:
+            return None
+        if any(self._index_only(o) for o in tr.obs[-self.settings.rest_count :]):
+            # A corner index alone lies anywhere on the card: no box to look for.
+            return None
+        first = tr.obs[0]
+        fit = time_landing(
+            self.history, rb, first.t_ns - SLIDE_LOOK_NS, card_px=self.card_px, at_ns=tr.last.frame_t_ns
+        )
+        if fit is None or fit.t_ns - fit.err_ns > first.t_ns:
+            return None
+        dx, dy = fit.came_from
+        n = math.hypot(dx, dy)
+        # Now that the way it came is known, its leading part (away from the hand) times it better.
+        lead = time_landing(
+            self.history,
+            rb,
+            first.t_ns - SLIDE_LOOK_NS,
+            card_px=self.card_px,
+            toward=(-dx / n, -dy / n),
+            at_ns=tr.last.frame_t_ns,
+        )
+        if lead is not None and lead.err_ns < fit.err_ns and abs(lead.t_ns - fit.t_ns) <= fit.err_ns:
+            fit = lead
+        cx, cy = _centre(rb)
+        ((bx, by),) = self.calibration.to_table([(cx + dx / n * self.card_px, cy + dy / n * self.card_px)])
+        landing = Landing(
+            tr.tid, tr.card, fit.t_ns, fit.err_ns, tr.rest_x, tr.rest_y, None, None, None, ((bx, by),), False
+        )
+        return self._landed(tr, landing, timed=True)
 
     def _twin_near(self, tr: Track, since_ns: int) -> bool:
         """Whether another card of ``tr``'s face was seen within a card's length of where ``tr`` rests,

@@ -9,12 +9,14 @@ of rows at its own time.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
 from vision.landing_timer import FrameHistory, time_landing
@@ -205,25 +207,28 @@ SEATS = ["Ana", "Ben", "Cal", "Dee"]
 LAYOUT = NertsLayout(SEATS)
 F0 = LAYOUT.slots[(None, "foundation", 0)].pose
 ANA_WASTE = LAYOUT.slots[("Ana", "waste", 0)].pose
+BEN_WASTE = LAYOUT.slots[("Ben", "waste", 0)].pose
 
 
-def _unseen_flight(with_pixels: bool, t_land: int) -> list:  # type: ignore[type-arg]
+def _unseen_flight(
+    with_pixels: bool, t_land: int, *, seat_waste: Any = ANA_WASTE, named_there: bool = True
+) -> list[TableEvent]:
     """Ana's AH slides from her waste to the centre (a camera at 1 px per mm, global shutter). The
-    recognizer names it resting in her waste and, from ten frames after it landed (the hand gone), resting
-    on the pile: never in flight."""
+    recognizer names it resting in her waste (unless not ``named_there``) and, from ten frames after it
+    landed (the hand gone), resting on the pile: never in flight."""
     h, w = int(LAYOUT.height_mm), int(LAYOUT.width_mm)
-    start, end = (ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y)
+    start, end = (seat_waste.x, seat_waste.y), (F0.x, F0.y)
     t_lift = t_land - 380_000_000
     frames = _frames(
         start=start, end=end, t_lift=t_lift, t_land=t_land, n=int(t_land / PERIOD) + 40, size=(h, w)
     )
     tracker = NertsTracker(LAYOUT, Calibration.from_scale(1.0))
-    events = []
+    events: list[TableEvent] = []
     for f in frames:
         x, y = _slide(start, end, t_lift, t_land, f.t_ns)
         b = (x - CARD_W_MM / 2, y - CARD_H_MM / 2, x + CARD_W_MM / 2, y + CARD_H_MM / 2)
         quad = ((b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3]))
-        seen = f.t_ns < t_lift or f.t_ns > t_land + 10 * PERIOD
+        seen = (named_there and f.t_ns < t_lift) or f.t_ns > t_land + 10 * PERIOD
         sightings = [CardSighting("AH", 0.95, b, quad)] if seen else []
         frame = f if with_pixels else Frame(None, f.t_ns, f.index)
         events += tracker.feed(frame, sightings)
@@ -239,3 +244,15 @@ def test_the_tracker_times_a_flight_it_never_saw_from_the_pixels() -> None:
     assert blind[0].err_ns > 50_000_000
     play = timed[0]
     assert abs(play.t_ns - t_land) <= play.err_ns <= 4_000_000
+
+
+def test_a_card_never_named_before_it_rests_on_a_pile_is_played_by_the_seat_its_slide_came_from() -> None:
+    # Ben's AH: the recognizer never read it in his waste nor in flight, only resting on the pile. Its
+    # sightings alone say nothing of where it came from (no event); the pixels show it sliding in from
+    # Ben's side of the table.
+    t_land = int(40.3 * PERIOD)
+    blind = _unseen_flight(False, t_land, seat_waste=BEN_WASTE, named_there=False)
+    assert blind == []
+    timed = _unseen_flight(True, t_land, seat_waste=BEN_WASTE, named_there=False)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in timed] == [("Ben", "AH", None)]
+    assert abs(timed[0].t_ns - t_land) <= timed[0].err_ns <= 4_000_000
