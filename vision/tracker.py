@@ -219,6 +219,8 @@ class Track:
     origin_xy: tuple[float, float] | None = None
     lift_t: int | None = None
     """Last resting observation before it moved (an upper bound is its first moving one)."""
+    left_t: int | None = None
+    """When it was last seen where it rested, before its current motion (whether or not its lift was seen)."""
     moved_mm: float = 0.0
     alive: bool = True
     settling: bool = False
@@ -1080,6 +1082,7 @@ class TableTracker:
             # A card starts slowly, so its first frames of motion may stay within the rest tolerance:
             # the lift is the last observation that still lies where it rested, within the rest noise.
             tr.lift_t = None
+            tr.left_t = tr.obs[-2].t_ns if len(tr.obs) >= 2 else None
             later = o
             for o2 in reversed(tr.obs[:-1]):
                 if later.frame - o2.frame > 2:
@@ -1212,6 +1215,10 @@ class TableTracker:
             appeared = self._appeared(tr) or self._slid_in(tr)
             if appeared is not None:
                 return appeared
+        if came and tr.moved_mm < 8.0:
+            reappeared = self._reappeared(tr)
+            if reappeared is not None:
+                return reappeared
         if not came or tr.moved_mm < 8.0:
             # Seen first at rest (dealt, uncovered, turned up): no landing to report.
             tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr)
@@ -1386,6 +1393,42 @@ class TableTracker:
         ):
             return landing
         return replace(landing, t_ns=fit.t_ns, err_ns=fit.err_ns)
+
+    def _reappeared(self, tr: Track) -> Landing | None:
+        """A card lifted from a seat's layout and seen again only at rest in the centre, over a card's
+        length away: its flight went unseen (under the hand, or too blurred to read). It landed after it
+        was last seen in the layout (plus the shortest flight) and before it was first seen here; the
+        pixels may tell better (:meth:`_timed_from_pixels`). As for any card seen only at rest, the
+        interpretation asks that it fit its pile (one seen by its corner index alone lies up to half a
+        card off it: the pile it fits nearby)."""
+        if (
+            tr.origin is None
+            or tr.origin[0] is None
+            or tr.origin_xy is None
+            or tr.left_t is None
+            or self.layout.seat_of_point(tr.rest_x, tr.rest_y) is not None
+            or math.hypot(tr.origin_xy[0] - tr.rest_x, tr.origin_xy[1] - tr.rest_y) < CARD_H_MM
+        ):
+            return None
+        hi = tr.obs[0].t_ns
+        lo = min(hi, tr.left_t + MIN_FLIGHT_NS)
+        err = max(MIN_ERR_NS, (hi - lo) // 2)
+        if not any(o.whole for o in tr.obs):
+            err += REST_CREEP_NS
+        landing = Landing(
+            tr.tid,
+            tr.card,
+            (lo + hi) // 2,
+            err,
+            tr.rest_x,
+            tr.rest_y,
+            tr.origin,
+            tr.origin_xy,
+            tr.lift_t,
+            (tr.origin_xy,),
+            seen_moving=False,
+        )
+        return self._landed(tr, landing)
 
     def _slid_in(self, tr: Track) -> Landing | None:
         """A card first seen already at rest in the centre, whose face vanished from no seat's layout (never

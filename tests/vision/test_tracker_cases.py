@@ -1405,3 +1405,25 @@ def test_a_play_first_seen_in_the_centre_is_the_seat_whose_layout_its_face_just_
 
     events, _ = _film(scene, 120)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Cal", "AS")]
+
+
+def test_a_card_lifted_from_a_layout_and_seen_again_only_at_rest_on_a_pile_is_played() -> None:
+    # Ana's AH rests in her waste until her hand takes it (frame 20); its flight goes unseen, and from
+    # frame 45 it is seen only by its corner index, at rest in the centre 200 mm off (a recognizer that finds
+    # the index but not the card's outline). Its track rejoins it there, over a card's length from where it
+    # lay: a play, landed between the shortest flight after it left and its first sighting there (before, a
+    # card seen again at rest was taken for one seen first at rest, and nothing was played).
+    x, y = ANA_WASTE.x - 130, ANA_WASTE.y - 160
+    index = (x - CARD_W_MM / 2 + 2, y - CARD_H_MM / 2 + 2, x - CARD_W_MM / 2 + 12, y - CARD_H_MM / 2 + 24)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AH", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 45:
+            return []
+        return [_part("AH", index)]
+
+    events, _ = _film(scene, 120)
+    # Up to REST_CREEP_NS past its first sighting there: a corner index alone does not show the card stopped.
+    assert REST_CREEP_NS <= 3 * PERIOD
+    _one_play_between(events, ("Ana", "AH", "waste"), 19, 48)
