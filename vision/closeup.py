@@ -88,7 +88,7 @@ def merged(same: list[CardSighting]) -> CardSighting:
 
     >>> low = CardSighting("BACK", 0.6, (0.0, 0.0, 5.0, 5.0))
     >>> merged([low, CardSighting("BACK", 0.7, (4.0, 4.0, 9.0, 9.0))])
-    CardSighting(card='BACK', score=0.7, box=(0.0, 0.0, 9.0, 9.0), quad=None, corners=())
+    CardSighting(card='BACK', score=0.7, box=(0.0, 0.0, 9.0, 9.0), quad=None, corners=(), alternatives=())
     """
     top = max(same, key=lambda s: s.score)
     if len(same) == 1:
@@ -101,7 +101,12 @@ def merged(same: list[CardSighting]) -> CardSighting:
     )
     quads = [s.quad for s in sorted(same, key=lambda s: -s.score) if s.quad is not None]
     return CardSighting(
-        top.card, top.score, box, quads[0] if quads else None, tuple(c for s in same for c in s.corners)
+        top.card,
+        top.score,
+        box,
+        quads[0] if quads else None,
+        tuple(c for s in same for c in s.corners),
+        top.alternatives,
     )
 
 

@@ -56,6 +56,10 @@ class CardSighting:
     """The card's four outline corners when the whole outline is visible."""
     corners: tuple[tuple[float, float, float, float], ...] = field(default_factory=tuple)
     """Boxes of its visible corner indices."""
+    alternatives: tuple[tuple[str, float], ...] = ()
+    """The likeliest faces its indices read as, with their probabilities, best first (empty for a card
+    read from no index). For an ``UNKNOWN`` card the best of them is what it was not sure enough of: a
+    tracker that sees the card in many frames may add up that evidence. Not part of the JSON output."""
 
     @property
     def center(self) -> tuple[float, float]:

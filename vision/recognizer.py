@@ -64,6 +64,8 @@ class Thresholds:
 
 DEFAULT_THRESHOLDS = Thresholds()
 
+ALTERNATIVES = 3
+"""How many likeliest faces each sighting read from indices carries (:attr:`CardSighting.alternatives`)."""
 CLOSEUP_CARD = 0.35
 """A card longer than this fraction of the frame's short side is a close-up, not a card on a table."""
 COARSE_CARD = 60.0
@@ -362,15 +364,18 @@ class Recognizer:
             if g.card is not None and g.card.back and not g.indices:
                 out.append(CardSighting(BACK, g.card.score, box, quad, ()))
                 continue
+            alternatives: tuple[tuple[str, float], ...] = ()
             if g.indices or extra:
                 score = scores[n]
                 name = self.labels[bests[n]] if score >= t.unknown_below else UNKNOWN
+                top = np.argsort(-identity[n])[:ALTERNATIVES]
+                alternatives = tuple((self.labels[k], float(identity[n, k])) for k in top.tolist())
             else:
                 assert g.card is not None
                 score, name = g.card.score, UNKNOWN
             if g.card is None and name == UNKNOWN and score < t.unread_loose:
                 continue
-            out.append(CardSighting(name, score, box, quad, corners))
+            out.append(CardSighting(name, score, box, quad, corners, alternatives))
         out.sort(key=lambda s: (round(s.center[1] / 20), s.center[0]))
         return out
 

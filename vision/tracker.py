@@ -128,6 +128,16 @@ MIN_BOX_SHARE = 0.1
 recognizer may find and name a card by its index without finding the card's outline, and then gives the
 index's box (a card part a hand leaves visible is only reported when 15 % of it shows). Such a box lies
 anywhere up to half a card off the card's own, with no motion at all."""
+READ_WINDOW = 10
+"""Unsure readings kept per foundation pile (:meth:`NertsTracker._read_as_expected`)."""
+READ_SPAN_NS = 500_000_000
+"""How old the readings kept may be."""
+READ_MIN = 5
+"""Readings needed before an unsure card is read as the pile's next."""
+READ_SHARE = 0.6
+"""Share of the readings that must name the pile's next card first."""
+READ_MEAN = 0.35
+"""Least mean probability of the pile's next card over the readings."""
 VOTE_NS = 1_000_000_000
 """How long after a landing the faces named in its card's resting box are counted (see
 :meth:`NertsTracker._voted`)."""
@@ -151,6 +161,10 @@ motion (:meth:`TableTracker._timed_from_pixels`)."""
 SLIDE_LOOK_NS = 700_000_000
 """How far before a card's first sighting at rest in the centre the frames' pixels are searched for its
 slide in (:meth:`TableTracker._slid_in`): a hand may cover it that long after it lands."""
+SLIDE_CLAIM_NS = 100_000_000
+"""How near in time to another card's rest at the same place a slide seen in the pixels is taken for that
+card's (:meth:`TableTracker._slide_claimed`): its rest begins at its first still sighting, some frames
+after it landed."""
 OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
@@ -1446,7 +1460,7 @@ class TableTracker:
         fit = time_landing(
             self.history, rb, first.t_ns - SLIDE_LOOK_NS, card_px=self.card_px, at_ns=tr.last.frame_t_ns
         )
-        if fit is None or fit.t_ns - fit.err_ns > first.t_ns:
+        if fit is None or fit.t_ns - fit.err_ns > first.t_ns or self._slide_claimed(tr, fit.t_ns, fit.err_ns):
             return None
         dx, dy = fit.came_from
         n = math.hypot(dx, dy)
@@ -1467,6 +1481,19 @@ class TableTracker:
             tr.tid, tr.card, fit.t_ns, fit.err_ns, tr.rest_x, tr.rest_y, None, None, None, ((bx, by),), False
         )
         return self._landed(tr, landing, timed=True)
+
+    def _slide_claimed(self, tr: Track, t_ns: int, err_ns: int) -> bool:
+        """Whether a card already landed where ``tr`` rests, at the time its slide in the pixels stopped:
+        that slide was that card's, and ``tr`` is a reading of it (a card lying still on the pile read as
+        another), not a card that landed on it. (A track of the same face there is the same card, seen by
+        its index and by its outline in turn, or a race twin.)"""
+        return any(
+            other.card != tr.card
+            and other.resting
+            and abs(other.rest_since - t_ns) <= err_ns + SLIDE_CLAIM_NS
+            and math.hypot(other.rest_x - tr.rest_x, other.rest_y - tr.rest_y) < CARD_H_MM / 2
+            for other in self.tracks
+        )
 
     def _twin_near(self, tr: Track, since_ns: int) -> bool:
         """Whether another card of ``tr``'s face was seen within a card's length of where ``tr`` rests,
@@ -1733,6 +1760,8 @@ class NertsTracker:
         """Each recent frame's time and named sightings (face and box), for :meth:`_voted`."""
         self.landings: list[tuple[Landing, TableEvent | None]] = []
         """Every landing seen and the event it made (None when it made none), for diagnostics."""
+        self._pile_reads: dict[str, deque[tuple[int, tuple[tuple[str, float], ...]]]] = {}
+        """Each pile's recent unsure readings (:meth:`_read_as_expected`): time and likeliest faces."""
         self.table.place_of = self._place_of  # type: ignore[method-assign]
 
     # -- places --------------------------------------------------------------------------------
@@ -1766,16 +1795,53 @@ class NertsTracker:
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame's sightings; returns events that are now final."""
         sightings = list(sightings)
+        # Only the recognizer's own names vote on a landed card's face (:meth:`_voted`): a card read as its
+        # pile's next one is what the pile expects, no evidence against the card that landed there.
         named = [(s.card, s.box) for s in sightings if s.card not in (UNKNOWN, BACK)]
         self._named.append((frame.t_ns, named))
         while self._named and self._named[0][0] < frame.t_ns - self.settings.latency_ns - VOTE_NS:
             self._named.popleft()
-        for landing in self.table.step(frame, sightings):
+        for landing in self.table.step(frame, self._read_as_expected(frame.t_ns, sightings)):
             event = self._interpret(landing)
             self.landings.append((landing, event))
             if event is not None:
                 self._add(event, landing)
         return self._release(frame.t_ns - self.settings.latency_ns)
+
+    def _read_as_expected(self, t_ns: int, sightings: list[CardSighting]) -> list[CardSighting]:
+        """``UNKNOWN`` sightings on a foundation pile, read as the card the pile takes next when the
+        recognizer's unsure readings there over the last frames (:attr:`CardSighting.alternatives`) name
+        that card: first in most of them (:data:`READ_SHARE`), with a fair mean probability
+        (:data:`READ_MEAN`) and twice the pile's top card's. Only one face may go on a pile next, so the
+        question is narrower than naming a card: is it that one? A card read so makes a play only as any
+        card first seen at rest does (a face that vanished from a layout, or a slide in the pixels),
+        and a card misread for the next one lying still on the pile makes none."""
+        unsure = [s for s in sightings if s.card == UNKNOWN and s.alternatives]
+        if not unsure or not self.piles:
+            return sightings
+        read: dict[int, CardSighting] = {}
+        points = self.table.calibration.to_table([s.center for s in unsure])
+        for s, (x, y) in zip(unsure, points, strict=True):
+            pile = self._pile_at(x, y)
+            if pile is None or not pile.cards:
+                continue
+            top = pile.cards[-1][0]
+            nxt = _next_in_suit(top)
+            if nxt is None:
+                continue
+            reads = self._pile_reads.setdefault(pile.pid, deque(maxlen=READ_WINDOW))
+            reads.append((t_ns, s.alternatives))
+            while reads and reads[0][0] < t_ns - READ_SPAN_NS:
+                reads.popleft()
+            n = len(reads)
+            if n < READ_MIN:
+                continue
+            mean = sum(p for _, alts in reads for f, p in alts if f == nxt) / n
+            mean_top = sum(p for _, alts in reads for f, p in alts if f == top) / n
+            first = sum(1 for _, alts in reads if alts[0][0] == nxt)
+            if first >= READ_SHARE * n and mean >= READ_MEAN and mean >= 2 * mean_top:
+                read[id(s)] = replace(s, card=nxt, score=mean)
+        return [read.get(id(s), s) for s in sightings] if read else sightings
 
     def _add(self, event: TableEvent, landing: Landing) -> None:
         """Queues an event; the cards of one block moved together make one ``move`` (§6, M6)."""
@@ -2167,6 +2233,19 @@ def _may_follow(pile: _Pile | None, card: str, missed: int = 2) -> bool:
         return 1 <= _rank(card) <= 1 + missed
     top = pile.cards[-1][0]
     return card[-1] == top[-1] and _rank(top) < _rank(card) <= _rank(top) + 1 + missed
+
+
+def _next_in_suit(card: str) -> str | None:
+    """The card of the same suit one rank higher (None above a King, or for a label without a suit).
+
+    >>> _next_in_suit("9H"), _next_in_suit("10S"), _next_in_suit("KD"), _next_in_suit("JOKER")
+    ('10H', 'JS', None, None)
+    """
+    r = _rank(card)
+    if not 1 <= r < 13 or card[-1] not in "CDHS":
+        return None
+    names = {1: "A", 11: "J", 12: "Q", 13: "K"}
+    return names.get(r + 1, str(r + 1)) + card[-1]
 
 
 def _rank(card: str) -> int:

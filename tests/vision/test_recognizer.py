@@ -48,6 +48,31 @@ def test_heldout_scenes_are_read(recognizer: Recognizer) -> None:
     assert summary["fully_visible_correct"] is not None and summary["fully_visible_correct"] >= 0.4, summary
 
 
+def test_each_card_read_from_its_indices_carries_its_likeliest_faces(recognizer: Recognizer) -> None:
+    # The tracker adds up an unsure card's readings over frames: each sighting read from indices carries
+    # its three likeliest faces, best first, the first being the card named (when one is).
+    smear = recognizer.only(game_faces("smear"))
+    assert smear.faces is not None
+    seen = unsure = 0
+    for k in range(3):
+        for s in smear.recognize(render_scene(700_000 + k, _heldout_config()).image):
+            if not s.corners:
+                assert s.alternatives == ()
+                continue
+            faces = [f for f, _ in s.alternatives]
+            probs = [p for _, p in s.alternatives]
+            assert len(faces) == 3 and len(set(faces)) == 3 and set(faces) <= smear.faces
+            assert probs == sorted(probs, reverse=True) and 0.0 <= probs[-1] and probs[0] <= 1.0
+            if s.card == UNKNOWN:
+                unsure += 1
+                assert probs[0] < recognizer.thresholds.unknown_below
+            elif s.card != BACK:
+                seen += 1
+                assert faces[0] == s.card and probs[0] == pytest.approx(s.score)
+    assert seen >= 5, (seen, unsure)
+    assert "alternatives" not in smear.recognize(render_scene(700_000, _heldout_config()).image)[0].to_json()
+
+
 def test_empty_table_has_no_cards(recognizer: Recognizer) -> None:
     rng = np.random.default_rng(1)
     table = (rng.normal(0, 6, (720, 1280, 3)) + np.array([40, 90, 30])).clip(0, 255).astype(np.uint8)

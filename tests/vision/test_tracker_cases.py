@@ -1427,3 +1427,44 @@ def test_a_card_lifted_from_a_layout_and_seen_again_only_at_rest_on_a_pile_is_pl
     # Up to REST_CREEP_NS past its first sighting there: a corner index alone does not show the card stopped.
     assert REST_CREEP_NS <= 3 * PERIOD
     _one_play_between(events, ("Ana", "AH", "waste"), 19, 48)
+
+
+ABOUT_2H = (("2H", 0.5), ("3H", 0.2), ("2D", 0.1))
+"""An unsure reading of a 2H: named first, not sure enough to be named."""
+
+
+def _unsure(box: Box, alternatives: tuple[tuple[str, float], ...]) -> CardSighting:
+    return CardSighting("UNKNOWN", alternatives[0][1], box, None, (), alternatives)
+
+
+@pytest.mark.parametrize("read", ["named", "unsure"])
+def test_an_unsure_card_on_a_pile_read_as_the_card_the_pile_takes_next_is_played(read: str) -> None:
+    # Ana's AH starts a pile (lands at frame 12); her 2H leaves her waste unseen (frame 20) and from frame 45
+    # rests on the AH, where the recognizer reads it unsure every time, 2H first. The pile takes a 2H next and
+    # the readings there say so: it is her 2H (before, no play; the same with the 2H named, for reference).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AH", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)))]
+        if k < 20:
+            return out + [_whole("2H", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 45:
+            return out
+        b = _box(F0.x + 2, F0.y + 1)
+        return [_whole("2H", b) if read == "named" else _unsure(b, ABOUT_2H)]
+
+    events, _ = _film(scene, 130)
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in _plays(events)] == [
+        ("Ana", "AH", "F1"),
+        ("Ana", "2H", "F1"),
+    ]
+
+
+def test_an_unsure_reading_of_a_card_lying_still_on_a_pile_makes_no_play() -> None:
+    # The AH on the pile is read unsure from frame 30 on, 2H first (a misread), while Ana's 2H still lies
+    # in her waste: no 2H left any layout and nothing slid onto the pile, so no play.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        b = _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t))
+        pile = _whole("AH", b) if k < 30 else _unsure(b, ABOUT_2H)
+        return [pile, _whole("2H", _box(ANA_WASTE.x, ANA_WASTE.y))]
+
+    events, _ = _film(scene, 130)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH")]
