@@ -69,6 +69,9 @@ MIN_TRAVEL_PX = 3.0
 """Least distance (pixels) from its rest in the farthest frame of a run in motion: a card slowing to rest
 covers more in its last frames; a shift under it is a hand over the card at rest."""
 
+MIN_CUT_SHARE = 0.25
+"""Least side of the part of a card looked for, in card lengths (a corner index alone is smaller)."""
+
 REACH = 0.8
 """How far from its resting place the card is looked for, in card lengths."""
 
@@ -237,7 +240,9 @@ def time_landing(
     cx0, cy0, cx1, cy1 = _cut(box, toward)
     tx0, ty0 = int(round(cx0 - ox)), int(round(cy0 - oy))
     tx1, ty1 = int(round(cx1 - ox)), int(round(cy1 - oy))
-    if tx1 - tx0 < 6 or ty1 - ty0 < 6 or tx0 < 0 or ty0 < 0 or tx1 > wid or ty1 > hgt:
+    small = MIN_CUT_SHARE * card_px
+    if tx1 - tx0 < small or ty1 - ty0 < small or tx0 < 0 or ty0 < 0 or tx1 > wid or ty1 > hgt:
+        # A corner index alone, or a sliver of the card: too few pixels to find it by.
         return None
     tpl = ref.gray[ty0:ty1, tx0:tx1]
     if float(tpl.std()) < MIN_TEMPLATE_STD:
@@ -341,6 +346,11 @@ def _fit(moving: list[_Match], rest_t: int | None) -> LandingFit | None:
     # The first frame "at rest" may show the card still creeping its last half pixel: the line says
     # how long that takes, and the landing may lie that much past it.
     t_hi = rest_t + min(MOVING_PX**0.5 / abs(slope), rest_t - t_last)
+    slack = COVERAGE * sigma_t + max(rest_t - t_last, UNSEEN_STOP_NS)
+    if not t_last - slack <= t_zero <= t_hi + slack:
+        # The line meets zero far before its own last frame in motion, or far after the card was seen at
+        # rest: not a card slowing to rest there (something else matched, at a steady offset).
+        return None
     t_land = int(round(min(max(t_zero, t_last), t_hi)))
     if rest_t - t_last > UNSEEN_STOP_NS:
         # The hand hid the card from its last frame in motion until well after: nothing checks the line's

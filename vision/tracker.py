@@ -1392,14 +1392,20 @@ class TableTracker:
             n = math.hypot(jx - ix, jy - iy)
             if n > self.card_px / 2:
                 toward = ((jx - ix) / n, (jy - iy) / n)
-        fit = time_landing(
-            self.history,
-            rb,
-            landing.t_ns - landing.err_ns - PIXEL_LOOK_NS,
-            card_px=self.card_px,
-            toward=toward,
-            at_ns=tr.last.frame_t_ns,
-        )
+        # The part away from the hand, and the whole card inside its edges: the hand's side is known only
+        # from the sightings' path, and a card with few marks on its leading part matches poorly there.
+        fits = [
+            time_landing(
+                self.history,
+                rb,
+                landing.t_ns - landing.err_ns - PIXEL_LOOK_NS,
+                card_px=self.card_px,
+                toward=way,
+                at_ns=tr.last.frame_t_ns,
+            )
+            for way in ((toward, None) if toward is not None else (None,))
+        ]
+        fit = min((f for f in fits if f is not None), key=lambda f: f.err_ns, default=None)
         if (
             fit is None
             or fit.err_ns >= landing.err_ns
