@@ -66,7 +66,7 @@ from typing import Any
 from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
 from vision.events import BACK, UNKNOWN, CardSighting, Frame
-from vision.landing_timer import FrameHistory, time_landing
+from vision.landing_timer import FrameHistory, LandingFit, time_landing
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout, TableLayout
 
 __all__ = [
@@ -155,9 +155,10 @@ REST_CREEP_NS = 35_000_000
 """How long a card may still slide after a box without its outline (a recognizer's detection box, a few
 pixels off the card's) first places it within the rest tolerance of where it rests: the last few pixels of
 a slide under friction take tens of milliseconds (about 30 ms in the simulator's slowing)."""
-PIXEL_LOOK_NS = 20_000_000
+PIXEL_LOOK_NS = 80_000_000
 """How far before the sightings' earliest landing time the frames' pixels are searched for the card in
-motion (:meth:`TableTracker._timed_from_pixels`)."""
+motion (:meth:`TableTracker._timed_from_pixels`): the frames fitted are those of its last few frames in
+motion, before the landing."""
 SLIDE_LOOK_NS = 700_000_000
 """How far before a card's first sighting at rest in the centre the frames' pixels are searched for its
 slide in (:meth:`TableTracker._slid_in`): a hand may cover it that long after it lands."""
@@ -1392,27 +1393,58 @@ class TableTracker:
             n = math.hypot(jx - ix, jy - iy)
             if n > self.card_px / 2:
                 toward = ((jx - ix) / n, (jy - iy) / n)
-        # The part away from the hand, and the whole card inside its edges: the hand's side is known only
-        # from the sightings' path, and a card with few marks on its leading part matches poorly there.
-        fits = [
-            time_landing(
-                self.history,
-                rb,
-                landing.t_ns - landing.err_ns - PIXEL_LOOK_NS,
-                card_px=self.card_px,
-                toward=way,
-                at_ns=tr.last.frame_t_ns,
-            )
-            for way in ((toward, None) if toward is not None else (None,))
-        ]
-        fit = min((f for f in fits if f is not None), key=lambda f: f.err_ns, default=None)
+        fit = self._pixel_fit(tr, rb, landing.t_ns - landing.err_ns - PIXEL_LOOK_NS, toward)
         if (
             fit is None
             or fit.err_ns >= landing.err_ns
             or abs(fit.t_ns - landing.t_ns) > fit.err_ns + landing.err_ns
         ):
             return landing
-        return replace(landing, t_ns=fit.t_ns, err_ns=fit.err_ns)
+        path = landing.path
+        if landing.origin is None and fit.came_from != (0.0, 0.0) and self._short_path(landing):
+            # Its seat is guessed from the way it came: the sightings saw it only about where it rests, the
+            # pixels its last slide in.
+            path = (self._came_from(rb, fit.came_from),)
+        return replace(landing, t_ns=fit.t_ns, err_ns=fit.err_ns, path=path)
+
+    def _pixel_fit(
+        self, tr: Track, rb: Box, t_lo_ns: int, toward: tuple[float, float] | None
+    ) -> LandingFit | None:
+        """The best of :func:`time_landing`'s fits for a card resting in ``rb``, last seen resting in the
+        frame of ``tr.last``: looking for the part of it away from the hand (``toward``, the way the
+        sightings say it travelled) and for the whole card inside its edges (a card with few marks on its
+        leading part matches poorly there); and, when the pixels show it came another way than the
+        sightings said, for its leading part that way."""
+
+        def fit(way: tuple[float, float] | None) -> LandingFit | None:
+            return time_landing(
+                self.history, rb, t_lo_ns, card_px=self.card_px, toward=way, at_ns=tr.last.frame_t_ns
+            )
+
+        fits = [fit(toward), fit(None)] if toward is not None else [fit(None)]
+        best = min((f for f in fits if f is not None), key=lambda f: f.err_ns, default=None)
+        if best is None:
+            return None
+        dx, dy = best.came_from
+        n = math.hypot(dx, dy)
+        way = (-dx / n, -dy / n)
+        if toward is None or way[0] * toward[0] + way[1] * toward[1] < 0.7:
+            lead = fit(way)
+            if lead is not None and lead.err_ns < best.err_ns and abs(lead.t_ns - best.t_ns) <= best.err_ns:
+                best = lead
+        return best
+
+    def _short_path(self, landing: Landing) -> bool:
+        """Whether a landing's path was seen only within a card's length of where it rests."""
+        return all(math.hypot(x - landing.x, y - landing.y) < CARD_H_MM for x, y in landing.path)
+
+    def _came_from(self, rest_box: Box, shift: tuple[float, float]) -> tuple[float, float]:
+        """The table point a card's length back from a resting box, the way an image shift points."""
+        dx, dy = shift
+        n = math.hypot(dx, dy)
+        cx, cy = _centre(rest_box)
+        ((bx, by),) = self.calibration.to_table([(cx + dx / n * self.card_px, cy + dy / n * self.card_px)])
+        return (bx, by)
 
     def _reappeared(self, tr: Track) -> Landing | None:
         """A card lifted from a seat's layout and seen again only at rest in the centre, over a card's
@@ -1463,28 +1495,12 @@ class TableTracker:
             # A corner index alone lies anywhere on the card: no box to look for.
             return None
         first = tr.obs[0]
-        fit = time_landing(
-            self.history, rb, first.t_ns - SLIDE_LOOK_NS, card_px=self.card_px, at_ns=tr.last.frame_t_ns
-        )
+        fit = self._pixel_fit(tr, rb, first.t_ns - SLIDE_LOOK_NS, None)
         if fit is None or fit.t_ns - fit.err_ns > first.t_ns or self._slide_claimed(tr, fit.t_ns, fit.err_ns):
             return None
-        dx, dy = fit.came_from
-        n = math.hypot(dx, dy)
-        # Now that the way it came is known, its leading part (away from the hand) times it better.
-        lead = time_landing(
-            self.history,
-            rb,
-            first.t_ns - SLIDE_LOOK_NS,
-            card_px=self.card_px,
-            toward=(-dx / n, -dy / n),
-            at_ns=tr.last.frame_t_ns,
-        )
-        if lead is not None and lead.err_ns < fit.err_ns and abs(lead.t_ns - fit.t_ns) <= fit.err_ns:
-            fit = lead
-        cx, cy = _centre(rb)
-        ((bx, by),) = self.calibration.to_table([(cx + dx / n * self.card_px, cy + dy / n * self.card_px)])
+        back = self._came_from(rb, fit.came_from)
         landing = Landing(
-            tr.tid, tr.card, fit.t_ns, fit.err_ns, tr.rest_x, tr.rest_y, None, None, None, ((bx, by),), False
+            tr.tid, tr.card, fit.t_ns, fit.err_ns, tr.rest_x, tr.rest_y, None, None, None, (back,), False
         )
         return self._landed(tr, landing, timed=True)
 

@@ -256,3 +256,33 @@ def test_a_card_never_named_before_it_rests_on_a_pile_is_played_by_the_seat_its_
     timed = _unseen_flight(True, t_land, seat_waste=BEN_WASTE, named_there=False)
     assert [(e.seat, e.get("card"), e.get("from")) for e in timed] == [("Ben", "AH", None)]
     assert abs(timed[0].t_ns - t_land) <= timed[0].err_ns <= 4_000_000
+
+
+def test_a_play_seen_in_flight_only_by_its_corner_index_is_credited_the_way_its_slide_came() -> None:
+    # Ben's AH slides from his waste (west) to the pile; the recognizer read it in flight only by its
+    # corner index in the last frames, a few millimetres from its rest (the index lies at the card's lower
+    # right, so from those sightings it seems to come up from the south, Ana's side), then whole at rest.
+    # The pixels show its slide coming from the west (before, it was Ana's play).
+    t_land = int(40.3 * PERIOD)
+    h, w = int(LAYOUT.height_mm), int(LAYOUT.width_mm)
+    start, end = (BEN_WASTE.x, BEN_WASTE.y), (F0.x, F0.y)
+    t_lift = t_land - 380_000_000
+    frames = _frames(
+        start=start, end=end, t_lift=t_lift, t_land=t_land, n=int(t_land / PERIOD) + 40, size=(h, w)
+    )
+    tracker = NertsTracker(LAYOUT, Calibration.from_scale(1.0))
+    events: list[TableEvent] = []
+    for f in frames:
+        x, y = _slide(start, end, t_lift, t_land, f.t_ns)
+        b = (x - CARD_W_MM / 2, y - CARD_H_MM / 2, x + CARD_W_MM / 2, y + CARD_H_MM / 2)
+        if f.t_ns > t_land + 10 * PERIOD:
+            quad = ((b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3]))
+            sightings = [CardSighting("AH", 0.95, b, quad)]
+        elif t_land - 5 * PERIOD < f.t_ns < t_land:
+            sightings = [CardSighting("AH", 0.9, (b[2] - 12, b[3] - 24, b[2] - 2, b[3] - 2))]
+        else:
+            sightings = []
+        events += tracker.feed(f, sightings)
+    plays = [e for e in events + tracker.flush() if e.type == "foundation_play"]
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ben", "AH")]
+    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns <= 4_000_000
