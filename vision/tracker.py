@@ -128,6 +128,9 @@ MIN_BOX_SHARE = 0.1
 recognizer may find and name a card by its index without finding the card's outline, and then gives the
 index's box (a card part a hand leaves visible is only reported when 15 % of it shows). Such a box lies
 anywhere up to half a card off the card's own, with no motion at all."""
+SAME_PLAY_NS = 1_000_000_000
+"""A second landing of the card a seat just played on a pile, within this time, is the same play
+(:meth:`NertsTracker._merge_play`)."""
 READ_WINDOW = 10
 """Unsure readings kept per foundation pile (:meth:`NertsTracker._read_as_expected`)."""
 READ_SPAN_NS = 500_000_000
@@ -2089,6 +2092,16 @@ class NertsTracker:
                     seat = next(iter(vanished))
             if seat is None:
                 return None
+            if (
+                pile.cards
+                and pile.cards[-1] == (landing.card, seat)
+                and abs(landing.t_ns - pile.top_t_ns) < SAME_PLAY_NS
+            ):
+                # The card this seat just played here, followed by a second track (its corner index and its
+                # outline in turn, 40 mm apart): one play (a seat holds one card of each face), timed by the
+                # track that tells it better.
+                self._merge_play(pile, landing)
+                return None
             if landing.seen_moving:
                 self._unseen_plays(pile, landing)
             pile.cards.append((landing.card, seat))
@@ -2116,6 +2129,25 @@ class NertsTracker:
         if landing.lift_t_ns is not None and landing.lift_t_ns - self.t0_ns <= t:
             data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
         return TableEvent("move", t, landing.err_ns, seat_here, data)
+
+    def _merge_play(self, pile: _Pile, landing: Landing) -> None:
+        """A second landing of the card on top of ``pile``: the queued play takes its time when it claims
+        less error, and its source when the play had none."""
+        for k, e in enumerate(self._pending):
+            if e.type != "foundation_play" or e.get("pile") != pile.pid or e.get("card") != landing.card:
+                continue
+            data = dict(e.data)
+            src = self._source_name(landing.origin)
+            if "from" not in data and src is not None:
+                data["from"] = src
+            t, err = e.t_ns, e.err_ns
+            if landing.err_ns < e.err_ns:
+                t, err = landing.t_ns - self.t0_ns, landing.err_ns
+                pile.top_t_ns = landing.t_ns
+            merged = TableEvent("foundation_play", t, err, e.seat, data)
+            self._where[id(merged)] = self._where.pop(id(e), (landing.x, landing.y, landing.track))
+            self._pending[k] = merged
+            return
 
     def _last_in_layouts(self, card: str, before_ns: int, within_ns: int) -> dict[str, int]:
         """For each seat in whose layout a card of face ``card`` rested and was last seen within

@@ -1468,3 +1468,30 @@ def test_an_unsure_reading_of_a_card_lying_still_on_a_pile_makes_no_play() -> No
 
     events, _ = _film(scene, 130)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH")]
+
+
+def test_a_card_followed_as_two_tracks_makes_one_play() -> None:
+    # Ana's AH leaves her waste unseen (frame 20) and is next seen in flight 200 mm off, too far to be
+    # joined to it, sliding onto a pile from her side (landing at frame 48); from frame 50 the recognizer
+    # also reports its corner index alone, 40 mm from the card's centre, as a second card. The card
+    # that vanished from her waste lands, and so does the card seen in flight, credited to her by its
+    # direction: a seat holds one card of each face, so this is one play, from her waste (before, two, the
+    # second an infraction: "already on a foundation").
+    x, y = ANA_WASTE.x - 130, ANA_WASTE.y - 160
+    index = (x - CARD_W_MM / 2 + 2, y - CARD_H_MM / 2 + 2, x - CARD_W_MM / 2 + 12, y - CARD_H_MM / 2 + 24)
+    t_land = 48 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AH", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        out = []
+        if k >= 36:
+            out.append(_whole("AH", _box(*_flight((x - 200, y + 170), (x, y), 36 * PERIOD, t_land, t))))
+        if k >= 50:
+            out.append(_part("AH", index))
+        return out
+
+    events, _ = _film(scene, 140)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ana", "AH", "waste")]
+    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns
