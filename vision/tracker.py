@@ -2096,11 +2096,11 @@ class NertsTracker:
                 pile.cards
                 and pile.cards[-1] == (landing.card, seat)
                 and abs(landing.t_ns - pile.top_t_ns) < SAME_PLAY_NS
+                and self._merge_play(pile, landing)
             ):
                 # The card this seat just played here, followed by a second track (its corner index and its
                 # outline in turn, 40 mm apart): one play (a seat holds one card of each face), timed by the
                 # track that tells it better.
-                self._merge_play(pile, landing)
                 return None
             if landing.seen_moving:
                 self._unseen_plays(pile, landing)
@@ -2130,11 +2130,16 @@ class NertsTracker:
             data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
         return TableEvent("move", t, landing.err_ns, seat_here, data)
 
-    def _merge_play(self, pile: _Pile, landing: Landing) -> None:
-        """A second landing of the card on top of ``pile``: the queued play takes its time when it claims
-        less error, and its source when the play had none."""
+    def _merge_play(self, pile: _Pile, landing: Landing) -> bool:
+        """A second landing of the card on top of ``pile``, about where the queued play of it landed (within
+        half a card's diagonal: its corner index and its outline): the queued play takes its time when it
+        claims less error, and its source when the play had none. False when there is no such play (a
+        card taken back and played again at once lands elsewhere, on a pile it was put near)."""
         for k, e in enumerate(self._pending):
             if e.type != "foundation_play" or e.get("pile") != pile.pid or e.get("card") != landing.card:
+                continue
+            x, y, _ = self._where.get(id(e), (math.inf, math.inf, 0))
+            if math.hypot(x - landing.x, y - landing.y) > INDEX_OFF_MM:
                 continue
             data = dict(e.data)
             src = self._source_name(landing.origin)
@@ -2147,7 +2152,8 @@ class NertsTracker:
             merged = TableEvent("foundation_play", t, err, e.seat, data)
             self._where[id(merged)] = self._where.pop(id(e), (landing.x, landing.y, landing.track))
             self._pending[k] = merged
-            return
+            return True
+        return False
 
     def _last_in_layouts(self, card: str, before_ns: int, within_ns: int) -> dict[str, int]:
         """For each seat in whose layout a card of face ``card`` rested and was last seen within
