@@ -339,6 +339,10 @@ class Recognizer:
         # Each card's most likely face and its probability, for all cards at once.
         bests: list[int] = identity.argmax(axis=1).tolist()
         scores: list[float] = identity[np.arange(len(bests)), bests].tolist()
+        # And the likeliest few, for the tracker (CardSighting.alternatives).
+        top = np.argsort(-identity, axis=1)[:, :ALTERNATIVES]
+        top_faces: list[list[int]] = top.tolist()
+        top_probs: list[list[float]] = np.take_along_axis(identity, top, axis=1).tolist()
         out: list[CardSighting] = []
         for n, g in enumerate(groups):
             extra = closer.get(n, [])
@@ -368,8 +372,9 @@ class Recognizer:
             if g.indices or extra:
                 score = scores[n]
                 name = self.labels[bests[n]] if score >= t.unknown_below else UNKNOWN
-                top = np.argsort(-identity[n])[:ALTERNATIVES]
-                alternatives = tuple((self.labels[k], float(identity[n, k])) for k in top.tolist())
+                alternatives = tuple(
+                    (self.labels[k], p) for k, p in zip(top_faces[n], top_probs[n], strict=True)
+                )
             else:
                 assert g.card is not None
                 score, name = g.card.score, UNKNOWN
