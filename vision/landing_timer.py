@@ -151,7 +151,15 @@ class FrameHistory:
         if self.region is not None:
             x0, y0, x1, y1 = self.region
             img = img[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
-        gray = np.asarray(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img.copy(), np.uint8)
+        if img.ndim == 3 and img.shape[2] in (3, 4):
+            code = cv2.COLOR_BGR2GRAY if img.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
+            gray = np.asarray(cv2.cvtColor(img, code), np.uint8)
+        elif img.ndim == 3 and img.shape[2] == 1:
+            gray = np.asarray(img[:, :, 0], np.uint8).copy()
+        elif img.ndim == 2:
+            gray = np.asarray(img, np.uint8).copy()
+        else:
+            return
         self._shots.append(_Shot(frame.t_ns, frame.row_time_ns, frame.exposure_ns, gray))
         while self._shots and self._shots[0].t_ns < frame.t_ns - self.horizon_ns:
             self._shots.popleft()

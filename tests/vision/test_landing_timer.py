@@ -199,6 +199,12 @@ def test_the_history_keeps_its_region_in_grey_and_forgets_old_frames() -> None:
     assert shots[-1].gray.shape == (50, 100)
     assert int(shots[-1].gray[0, 0]) == 29
     assert h.origin == (10, 20)
+    # A camera's four-channel frames (BGRA), and one-channel ones, are kept as well; other shapes skipped.
+    h.push(Frame(np.dstack([img, np.full(img.shape[:2], 255, np.uint8)]), 13 * PERIOD, 13))
+    h.push(Frame(img[:, :, :1], 14 * PERIOD, 14))
+    h.push(Frame(np.zeros((120, 200, 2), np.uint8), 15 * PERIOD, 15))
+    assert [int(s.gray[0, 0]) for s in h.shots()[-2:]] == [29, 255]
+    assert h.newest_t_ns == 14 * PERIOD
 
 
 # -- inside the tracker ---------------------------------------------------------------------------
