@@ -229,12 +229,15 @@ def time_landing(
     toward: tuple[float, float] | None = None,
     min_score: float = MIN_SCORE,
     at_ns: int | None = None,
+    rough: bool = False,
 ) -> LandingFit | None:
     """When the card resting in ``box`` (image pixels, as the newest frame shows it) landed, from the
     frames kept since ``t_lo_ns``; None when they do not tell (no frame in motion found, the card
     hidden or featureless). ``toward`` is the unit direction (image axes) it travelled in, when known;
     ``min_score`` the least correlation for a frame to show the card. ``at_ns`` names the frame (by its
-    timestamp) that shows the card resting in ``box``, when not the newest: one covered since.
+    timestamp) that shows the card resting in ``box``, when not the newest: one covered since. ``rough``
+    says ``box`` is only about the card's (guessed around its corner index): the correlation peak is then
+    taken for as noisy as a partly covered card's.
     """
     shots = history.shots()
     if at_ns is not None:
@@ -290,14 +293,14 @@ def time_landing(
         else:
             m = None
         if moving:
-            fit = _fit(moving, rest_t)
+            fit = _fit(moving, rest_t, rough)
             if fit is not None:
                 return fit
             moving, rest_t, bridged = [], None, True
         if m is not None and m.d < MOVING_PX and (not bridged or m.score >= BRIDGE_SCORE):
             rest_t = m.t
     if moving:
-        return _fit(moving, rest_t)
+        return _fit(moving, rest_t, rough)
     return None
 
 
@@ -312,7 +315,7 @@ class _Match:
     score: float
 
 
-def _fit(moving: list[_Match], rest_t: int | None) -> LandingFit | None:
+def _fit(moving: list[_Match], rest_t: int | None, rough: bool = False) -> LandingFit | None:
     """The landing from the frames in motion (newest first) and the first at rest after them, or None when
     they do not look like one card slowing evenly to rest."""
     if rest_t is None:
@@ -347,7 +350,8 @@ def _fit(moving: list[_Match], rest_t: int | None) -> LandingFit | None:
         return None
     # Least noise assumed on d: the correlation peak's, a tenth of a pixel on a card seen clearly, more on
     # one the hand partly covers (its peak pulled by the hand's edge); as noise on sqrt(d) near the rest.
-    noise_px = CLEAR_NOISE_PX if min(m.score for m in moving) >= CLEAR_SCORE else COVERED_NOISE_PX
+    clear = not rough and min(m.score for m in moving) >= CLEAR_SCORE
+    noise_px = CLEAR_NOISE_PX if clear else COVERED_NOISE_PX
     s = max(s, noise_px / (2 * math.sqrt(max(0.25, float(np.min(ys) ** 2)))))
     sigma_t = s / abs(slope) * math.sqrt(1 / n + (t_zero - t0) ** 2 / sxx)
     err = int(COVERAGE * sigma_t) + MODEL_ERR_NS

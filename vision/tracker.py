@@ -66,7 +66,8 @@ from typing import Any
 from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
 from vision.events import BACK, UNKNOWN, CardSighting, Frame
-from vision.landing_timer import FrameHistory, LandingFit, time_landing
+from vision.landing_timer import CLEAR_SCORE, MIN_CUT_SHARE, FrameHistory, LandingFit, time_landing
+from vision.landing_timer import MIN_SCORE as LANDING_MIN_SCORE
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout, TableLayout
 
 __all__ = [
@@ -162,6 +163,8 @@ PIXEL_LOOK_NS = 80_000_000
 """How far before the sightings' earliest landing time the frames' pixels are searched for the card in
 motion (:meth:`TableTracker._timed_from_pixels`): the frames fitted are those of its last few frames in
 motion, before the landing."""
+INDEX_INSET = 0.13
+"""Where a corner index's centre lies from the card's sides, as a share of the card's size there."""
 SLIDE_LOOK_NS = 700_000_000
 """How far before a card's first sighting at rest in the centre the frames' pixels are searched for its
 slide in (:meth:`TableTracker._slid_in`): a hand may cover it that long after it lands."""
@@ -1396,11 +1399,31 @@ class TableTracker:
             n = math.hypot(jx - ix, jy - iy)
             if n > self.card_px / 2:
                 toward = ((jx - ix) / n, (jy - iy) / n)
-        fit = self._pixel_fit(tr, rb, landing.t_ns - landing.err_ns - PIXEL_LOOK_NS, toward)
+        t_lo = landing.t_ns - landing.err_ns - PIXEL_LOOK_NS
+        if min(rb[2] - rb[0], rb[3] - rb[1]) < MIN_CUT_SHARE * self.card_px:
+            # Seen at rest by its corner index alone: the card lies one of eight ways around it (the index at
+            # any of its corners, the card along either axis); the one whose pixels show a card sliding in.
+            # Only a clear view of the card sliding in tells: a box that is not the card's matches part of
+            # the table, or of another card, as well.
+            fits = [
+                self._pixel_fit(tr, box, t_lo, None, CLEAR_SCORE, True)
+                for box in self._cards_around_index(rb)
+            ]
+            found = [f for f in fits if f is not None]
+            fit = min(found, key=lambda f: f.err_ns, default=None)
+            if fit is not None and any(abs(f.t_ns - fit.t_ns) > f.err_ns + fit.err_ns for f in found):
+                # Two ways tell two times: one of them saw another card sliding in nearby.
+                fit = None
+        else:
+            fit = self._pixel_fit(tr, rb, t_lo, toward)
+        at_rest = tr.obs[-self.settings.rest_count].t_ns if len(tr.obs) >= self.settings.rest_count else None
         if (
             fit is None
             or fit.err_ns >= landing.err_ns
             or abs(fit.t_ns - landing.t_ns) > fit.err_ns + landing.err_ns
+            # Nor after the card was seen resting there (but for the last pixels of its slide, REST_CREEP_NS):
+            # that slide was another card's, nearby.
+            or (at_rest is not None and fit.t_ns - fit.err_ns > at_rest + REST_CREEP_NS)
         ):
             return landing
         path = landing.path
@@ -1411,7 +1434,13 @@ class TableTracker:
         return replace(landing, t_ns=fit.t_ns, err_ns=fit.err_ns, path=path)
 
     def _pixel_fit(
-        self, tr: Track, rb: Box, t_lo_ns: int, toward: tuple[float, float] | None
+        self,
+        tr: Track,
+        rb: Box,
+        t_lo_ns: int,
+        toward: tuple[float, float] | None,
+        min_score: float = LANDING_MIN_SCORE,
+        rough: bool = False,
     ) -> LandingFit | None:
         """The best of :func:`time_landing`'s fits for a card resting in ``rb``, last seen resting in the
         frame of ``tr.last``: looking for the part of it away from the hand (``toward``, the way the
@@ -1421,7 +1450,14 @@ class TableTracker:
 
         def fit(way: tuple[float, float] | None) -> LandingFit | None:
             return time_landing(
-                self.history, rb, t_lo_ns, card_px=self.card_px, toward=way, at_ns=tr.last.frame_t_ns
+                self.history,
+                rb,
+                t_lo_ns,
+                card_px=self.card_px,
+                toward=way,
+                at_ns=tr.last.frame_t_ns,
+                min_score=min_score,
+                rough=rough,
             )
 
         fits = [fit(toward), fit(None)] if toward is not None else [fit(None)]
@@ -1436,6 +1472,21 @@ class TableTracker:
             if lead is not None and lead.err_ns < best.err_ns and abs(lead.t_ns - best.t_ns) <= best.err_ns:
                 best = lead
         return best
+
+    def _cards_around_index(self, index: Box) -> list[Box]:
+        """The boxes of a card whose corner index is ``index``: its index at each of its four corners, the
+        card upright or turned a quarter (a card played from the side of the table)."""
+        ix, iy = _centre(index)
+        length, width = self.card_px, self.card_px * CARD_W_MM / CARD_H_MM
+        out: list[Box] = []
+        for w, h in ((width, length), (length, width)):
+            # The index's centre lies about an eighth of the card in from each of its sides.
+            dx, dy = w / 2 - INDEX_INSET * w, h / 2 - INDEX_INSET * h
+            for sx in (-1.0, 1.0):
+                for sy in (-1.0, 1.0):
+                    cx, cy = ix + sx * dx, iy + sy * dy
+                    out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+        return out
 
     def _short_path(self, landing: Landing) -> bool:
         """Whether a landing's path was seen only within a card's length of where it rests."""

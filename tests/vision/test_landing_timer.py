@@ -217,13 +217,20 @@ BEN_WASTE = LAYOUT.slots[("Ben", "waste", 0)].pose
 
 
 def _unseen_flight(
-    with_pixels: bool, t_land: int, *, seat_waste: Any = ANA_WASTE, named_there: bool = True
+    with_pixels: bool,
+    t_land: int,
+    *,
+    seat_waste: Any = ANA_WASTE,
+    named_there: bool = True,
+    index_only: bool = False,
+    end: tuple[float, float] = (F0.x, F0.y),
 ) -> list[TableEvent]:
     """Ana's AH slides from her waste to the centre (a camera at 1 px per mm, global shutter). The
     recognizer names it resting in her waste (unless not ``named_there``) and, from ten frames after it
-    landed (the hand gone), resting on the pile: never in flight."""
+    landed (the hand gone), resting on the pile (by its corner index alone when ``index_only``): never in
+    flight."""
     h, w = int(LAYOUT.height_mm), int(LAYOUT.width_mm)
-    start, end = (seat_waste.x, seat_waste.y), (F0.x, F0.y)
+    start = (seat_waste.x, seat_waste.y)
     t_lift = t_land - 380_000_000
     frames = _frames(
         start=start, end=end, t_lift=t_lift, t_land=t_land, n=int(t_land / PERIOD) + 40, size=(h, w)
@@ -236,6 +243,9 @@ def _unseen_flight(
         quad = ((b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3]))
         seen = (named_there and f.t_ns < t_lift) or f.t_ns > t_land + 10 * PERIOD
         sightings = [CardSighting("AH", 0.95, b, quad)] if seen else []
+        if seen and index_only and f.t_ns > t_land:
+            # Its upper left index (the card lies upright, played from the south).
+            sightings = [CardSighting("AH", 0.9, (b[0] + 2, b[1] + 2, b[0] + 12, b[1] + 24))]
         frame = f if with_pixels else Frame(None, f.t_ns, f.index)
         events += tracker.feed(frame, sightings)
     return [e for e in events + tracker.flush() if e.type == "foundation_play"]
@@ -292,3 +302,17 @@ def test_a_play_seen_in_flight_only_by_its_corner_index_is_credited_the_way_its_
     plays = [e for e in events + tracker.flush() if e.type == "foundation_play"]
     assert [(e.seat, e.get("card")) for e in plays] == [("Ben", "AH")]
     assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns <= 4_000_000
+
+
+def test_a_card_seen_at_rest_only_by_its_corner_index_is_timed_from_the_card_around_it() -> None:
+    # Ana's AH lands on a pile 200 mm from her waste and the recognizer names it there only by its corner
+    # index: too few pixels to look for, so the card around the index is (the index at one of its corners,
+    # the card upright or turned a quarter), and the way whose pixels show a card sliding in times it.
+    t_land = int(40.3 * PERIOD)
+    end = (ANA_WASTE.x - 130, ANA_WASTE.y - 160)
+    blind = _unseen_flight(False, t_land, index_only=True, end=end)
+    timed = _unseen_flight(True, t_land, index_only=True, end=end)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in timed] == [("Ana", "AH", "waste")]
+    assert blind[0].err_ns > 50_000_000
+    # The card's box around its index is a guess, so its time is stated a little looser.
+    assert abs(timed[0].t_ns - t_land) <= timed[0].err_ns <= 12_000_000
