@@ -163,6 +163,9 @@ PIXEL_LOOK_NS = 80_000_000
 """How far before the sightings' earliest landing time the frames' pixels are searched for the card in
 motion (:meth:`TableTracker._timed_from_pixels`): the frames fitted are those of its last few frames in
 motion, before the landing."""
+TIMING_MIN_SCORE = 0.4
+"""Least correlation of a frame in the pixels' timing of a landing the sightings made (a play made from
+the pixels alone, :meth:`TableTracker._slid_in`, asks :data:`vision.landing_timer.MIN_SCORE`)."""
 INDEX_INSET = 0.13
 """Where a corner index's centre lies from the card's sides, as a share of the card's size there."""
 SLIDE_LOOK_NS = 700_000_000
@@ -1415,7 +1418,12 @@ class TableTracker:
                 # Two ways tell two times: one of them saw another card sliding in nearby.
                 fit = None
         else:
-            fit = self._pixel_fit(tr, rb, t_lo, toward)
+            # A card the sightings already landed here: failing clearer views, frames where the hand still
+            # covers much of it (a correlation down to 0.4) may time it, as the walk's checks hold them to one
+            # card slowing evenly.
+            fit = self._pixel_fit(tr, rb, t_lo, toward) or self._pixel_fit(
+                tr, rb, t_lo, toward, TIMING_MIN_SCORE
+            )
         at_rest = tr.obs[-self.settings.rest_count].t_ns if len(tr.obs) >= self.settings.rest_count else None
         if (
             fit is None
