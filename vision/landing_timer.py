@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 
 from vision.events import Frame
 
-__all__ = ["FrameHistory", "LandingFit", "time_landing", "HISTORY_NS"]
+__all__ = ["FrameHistory", "LandingFit", "time_landing", "HISTORY_NS", "MIN_ERR_NS", "MODEL_ERR_NS"]
 
 HISTORY_NS = 1_500_000_000
 """How far back frames are kept: the tracker settles a card some frames after it lands, later when
@@ -101,10 +101,11 @@ EXTRAPOLATION_ERR = 0.2
 """Uncertainty added over an unseen stop, as a share of the time the line runs past its last frame."""
 
 MODEL_ERR_NS = 500_000
-"""Added to every fitted time's uncertainty: a real card does not stop exactly as the model says."""
+"""Added to every fitted landing time's uncertainty (the tracker's too): a real card does not stop
+exactly as the model says."""
 
 MIN_ERR_NS = 1_000_000
-"""Smallest uncertainty claimed (1 ms)."""
+"""Smallest landing-time uncertainty claimed, here and by the tracker (1 ms)."""
 
 COVERAGE = 3.0
 """Standard deviations of the fitted time in the stated uncertainty."""

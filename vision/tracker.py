@@ -66,7 +66,15 @@ from typing import Any
 from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
 from vision.events import BACK, UNKNOWN, CardSighting, Frame
-from vision.landing_timer import CLEAR_SCORE, MIN_CUT_SHARE, FrameHistory, LandingFit, time_landing
+from vision.landing_timer import (
+    CLEAR_SCORE,
+    MIN_CUT_SHARE,
+    MIN_ERR_NS,
+    MODEL_ERR_NS,
+    FrameHistory,
+    LandingFit,
+    time_landing,
+)
 from vision.landing_timer import MIN_SCORE as LANDING_MIN_SCORE
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout, TableLayout
 
@@ -95,8 +103,6 @@ MIN_FLIGHT_NS = 120_000_000
 MOVE_UNSEEN_NS = 450_000_000
 """Longest a card moved within a seat's layout may go unseen, from its last sighting where it lay to its
 first at rest on the work pile it went to, to be taken for the card of its face that appears there."""
-MIN_ERR_NS = 1_000_000
-"""Smallest landing-time uncertainty the tracker claims (1 ms)."""
 SIDE_NOISE_PX = 0.3
 """Least noise assumed on a box side (pixels) when the fit's residuals show less."""
 PRIOR_NOISE_PX = 0.3
@@ -108,8 +114,6 @@ COVERAGE = 4.5
 """Standard deviations in a stated ``err`` when some box in the fit shows only part of the card: a
 card partly hidden by the hand that carries it strays from the model more often (with three,
 simulated hands showed 85 % of errors within ``err``; with 4.5, 91 %)."""
-MODEL_ERR_NS = 500_000
-"""Added to every fitted landing time's uncertainty: a real card does not stop exactly as the model says."""
 SIDE_RATIO = 3.0
 """A leading side that changed this many times more than the opposite side between the card's stop
 and its final rest was being uncovered (a hand drawing back off it): the opposite side times the landing."""
@@ -1526,23 +1530,7 @@ class TableTracker:
             return None
         hi = tr.obs[0].t_ns
         lo = min(hi, tr.left_t + MIN_FLIGHT_NS)
-        err = max(MIN_ERR_NS, (hi - lo) // 2)
-        if not any(o.whole for o in tr.obs):
-            err += REST_CREEP_NS
-        landing = Landing(
-            tr.tid,
-            tr.card,
-            (lo + hi) // 2,
-            err,
-            tr.rest_x,
-            tr.rest_y,
-            tr.origin,
-            tr.origin_xy,
-            tr.lift_t,
-            (tr.origin_xy,),
-            seen_moving=False,
-        )
-        return self._landed(tr, landing)
+        return self._landed(tr, self._unseen_landing(tr, lo, hi, tr.origin, tr.origin_xy, tr.lift_t))
 
     def _slid_in(self, tr: Track) -> Landing | None:
         """A card first seen already at rest in the centre, whose face vanished from no seat's layout (never
@@ -1748,16 +1736,27 @@ class TableTracker:
         if seat_here is not None and hi - away.t_ns > MOVE_UNSEEN_NS:
             return None
         src.alive = False
-        t_land = (lo + hi) // 2
+        return self._landed(tr, self._unseen_landing(tr, lo, hi, origin, origin_xy, lift_t))
+
+    def _unseen_landing(
+        self,
+        tr: Track,
+        lo: int,
+        hi: int,
+        origin: tuple[str | None, str, int] | None,
+        origin_xy: tuple[float, float],
+        lift_t: int | None,
+    ) -> Landing:
+        """The landing of a card whose flight went unseen, from ``origin_xy``, between ``lo`` and ``hi``."""
         err = max(MIN_ERR_NS, (hi - lo) // 2)
         if not any(o.whole for o in tr.obs):
             # No view with the card's outline: its first sighting within the rest tolerance of where it rests
             # may show it still sliding its last few pixels.
             err += REST_CREEP_NS
-        landing = Landing(
+        return Landing(
             tr.tid,
             tr.card,
-            t_land,
+            (lo + hi) // 2,
             err,
             tr.rest_x,
             tr.rest_y,
@@ -1767,7 +1766,6 @@ class TableTracker:
             (origin_xy,),
             seen_moving=False,
         )
-        return self._landed(tr, landing)
 
     def place_of(
         self, x: float, y: float, tr: Track, landing: Landing | None = None

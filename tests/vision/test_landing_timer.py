@@ -9,6 +9,7 @@ of rows at its own time.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -17,16 +18,17 @@ import pytest
 from numpy.typing import NDArray
 
 from kiosk.games.referee import TableEvent
+from tests.vision.flights import flight as _slide
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
 from vision.landing_timer import FrameHistory, time_landing
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout
-from vision.simulator.motion import SpeedProfile
 from vision.tracker import NertsTracker
 
 PERIOD = 16_666_667
 EXPOSURE = 4_000_000
 CARD_PX = 89.0
+Box = tuple[float, float, float, float]
 
 
 def _table(h: int, w: int, seed: int = 1) -> NDArray[np.uint8]:
@@ -64,17 +66,6 @@ def _paste(
     a = alpha[r0 - iy : r1 - iy, c0 - ix : c1 - ix]
     region = img[r0:r1, c0:c1].astype(np.float32)
     img[r0:r1, c0:c1] = np.clip(region * (1 - a) + warped[r0 - iy : r1 - iy, c0 - ix : c1 - ix] * a, 0, 255)
-
-
-def _slide(
-    start: tuple[float, float], end: tuple[float, float], t_lift: int, t_land: int, t: int
-) -> tuple[float, float]:
-    if t <= t_lift:
-        return start
-    if t >= t_land:
-        return end
-    s = SpeedProfile(0.25, 0.45).position((t - t_lift) / (t_land - t_lift))
-    return (start[0] + (end[0] - start[0]) * s, start[1] + (end[1] - start[1]) * s)
 
 
 def _hand(
@@ -234,21 +225,22 @@ ANA_WASTE = LAYOUT.slots[("Ana", "waste", 0)].pose
 BEN_WASTE = LAYOUT.slots[("Ben", "waste", 0)].pose
 
 
-def _unseen_flight(
+Sight = Callable[[int, Box, int], list[CardSighting]]
+"""What the recognizer reports of the card in a frame: given the frame's time, the card's box (table
+millimetres, a camera at 1 px per mm) and its landing time."""
+
+
+def _play_filmed(
     with_pixels: bool,
     t_land: int,
+    sight: Sight,
     *,
-    seat_waste: Any = ANA_WASTE,
-    named_there: bool = True,
-    index_only: bool = False,
+    start: tuple[float, float],
     end: tuple[float, float] = (F0.x, F0.y),
 ) -> list[TableEvent]:
-    """Ana's AH slides from her waste to the centre (a camera at 1 px per mm, global shutter). The
-    recognizer names it resting in her waste (unless not ``named_there``) and, from ten frames after it
-    landed (the hand gone), resting on the pile (by its corner index alone when ``index_only``): never in
-    flight."""
+    """An AH slides from ``start`` to rest at ``end`` (global shutter), the recognizer reporting what
+    ``sight`` says of it; the foundation plays tracked, from the frames' pixels or without them."""
     h, w = int(LAYOUT.height_mm), int(LAYOUT.width_mm)
-    start = (seat_waste.x, seat_waste.y)
     t_lift = t_land - 380_000_000
     frames = _frames(
         start=start, end=end, t_lift=t_lift, t_land=t_land, n=int(t_land / PERIOD) + 40, size=(h, w)
@@ -258,15 +250,41 @@ def _unseen_flight(
     for f in frames:
         x, y = _slide(start, end, t_lift, t_land, f.t_ns)
         b = (x - CARD_W_MM / 2, y - CARD_H_MM / 2, x + CARD_W_MM / 2, y + CARD_H_MM / 2)
-        quad = ((b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3]))
-        seen = (named_there and f.t_ns < t_lift) or f.t_ns > t_land + 10 * PERIOD
-        sightings = [CardSighting("AH", 0.95, b, quad)] if seen else []
-        if seen and index_only and f.t_ns > t_land:
-            # Its upper left index (the card lies upright, played from the south).
-            sightings = [CardSighting("AH", 0.9, (b[0] + 2, b[1] + 2, b[0] + 12, b[1] + 24))]
         frame = f if with_pixels else Frame(None, f.t_ns, f.index)
-        events += tracker.feed(frame, sightings)
+        events += tracker.feed(frame, sight(f.t_ns, b, t_land))
     return [e for e in events + tracker.flush() if e.type == "foundation_play"]
+
+
+def _whole(b: Box) -> CardSighting:
+    return CardSighting("AH", 0.95, b, ((b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])))
+
+
+def _unseen_flight(
+    with_pixels: bool,
+    t_land: int,
+    *,
+    seat_waste: Any = ANA_WASTE,
+    named_there: bool = True,
+    index_only: bool = False,
+    end: tuple[float, float] = (F0.x, F0.y),
+) -> list[TableEvent]:
+    """Ana's AH slides from her waste to the centre. The recognizer names it resting in her waste (unless
+    not ``named_there``) and, from ten frames after it landed (the hand gone), resting on the pile (by its
+    upper left corner index alone when ``index_only``: the card lies upright, played from the south):
+    never in flight."""
+
+    def sight(t: int, b: Box, t_land: int) -> list[CardSighting]:
+        if named_there and t < t_land - 380_000_000:
+            return [_whole(b)]
+        if t <= t_land + 10 * PERIOD:
+            return []
+        return (
+            [CardSighting("AH", 0.9, (b[0] + 2, b[1] + 2, b[0] + 12, b[1] + 24))]
+            if index_only
+            else [_whole(b)]
+        )
+
+    return _play_filmed(with_pixels, t_land, sight, start=(seat_waste.x, seat_waste.y), end=end)
 
 
 def test_the_tracker_times_a_flight_it_never_saw_from_the_pixels() -> None:
@@ -297,27 +315,15 @@ def test_a_play_seen_in_flight_only_by_its_corner_index_is_credited_the_way_its_
     # corner index in the last frames, a few millimetres from its rest (the index lies at the card's lower
     # right, so from those sightings it seems to come up from the south, Ana's side), then whole at rest.
     # The pixels show its slide coming from the west (before, it was Ana's play).
+    def sight(t: int, b: Box, t_land: int) -> list[CardSighting]:
+        if t > t_land + 10 * PERIOD:
+            return [_whole(b)]
+        if t_land - 5 * PERIOD < t < t_land:
+            return [CardSighting("AH", 0.9, (b[2] - 12, b[3] - 24, b[2] - 2, b[3] - 2))]
+        return []
+
     t_land = int(40.3 * PERIOD)
-    h, w = int(LAYOUT.height_mm), int(LAYOUT.width_mm)
-    start, end = (BEN_WASTE.x, BEN_WASTE.y), (F0.x, F0.y)
-    t_lift = t_land - 380_000_000
-    frames = _frames(
-        start=start, end=end, t_lift=t_lift, t_land=t_land, n=int(t_land / PERIOD) + 40, size=(h, w)
-    )
-    tracker = NertsTracker(LAYOUT, Calibration.from_scale(1.0))
-    events: list[TableEvent] = []
-    for f in frames:
-        x, y = _slide(start, end, t_lift, t_land, f.t_ns)
-        b = (x - CARD_W_MM / 2, y - CARD_H_MM / 2, x + CARD_W_MM / 2, y + CARD_H_MM / 2)
-        if f.t_ns > t_land + 10 * PERIOD:
-            quad = ((b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3]))
-            sightings = [CardSighting("AH", 0.95, b, quad)]
-        elif t_land - 5 * PERIOD < f.t_ns < t_land:
-            sightings = [CardSighting("AH", 0.9, (b[2] - 12, b[3] - 24, b[2] - 2, b[3] - 2))]
-        else:
-            sightings = []
-        events += tracker.feed(f, sightings)
-    plays = [e for e in events + tracker.flush() if e.type == "foundation_play"]
+    plays = _play_filmed(True, t_land, sight, start=(BEN_WASTE.x, BEN_WASTE.y))
     assert [(e.seat, e.get("card")) for e in plays] == [("Ben", "AH")]
     assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns <= 4_000_000
 

@@ -14,10 +14,10 @@ from collections.abc import Callable
 import pytest
 
 from kiosk.games.referee import TableEvent
+from tests.vision.flights import flight as _flight
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout
-from vision.simulator.motion import SpeedProfile
 from vision.tracker import REST_CREEP_NS, NertsTracker
 
 SEATS = ["Ana", "Ben", "Cal", "Dee"]
@@ -37,18 +37,6 @@ def _whole(card: str, box: Box) -> CardSighting:
 
 def _part(card: str, box: Box) -> CardSighting:
     return CardSighting(card, 0.5, box)
-
-
-def _flight(
-    start: tuple[float, float], end: tuple[float, float], t_lift: int, t_land: int, t: int
-) -> tuple[float, float]:
-    """Where a card flying from ``start`` to ``end`` is at ``t`` (slow start, even slowing to rest)."""
-    if t <= t_lift:
-        return start
-    if t >= t_land:
-        return end
-    s = SpeedProfile(0.25, 0.45).position((t - t_lift) / (t_land - t_lift))
-    return (start[0] + (end[0] - start[0]) * s, start[1] + (end[1] - start[1]) * s)
 
 
 def _film(
