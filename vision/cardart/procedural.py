@@ -168,6 +168,31 @@ def _with_alpha(
     return out
 
 
+def _suit(
+    img: NDArray[np.uint8],
+    style: ProceduralStyle,
+    suit: str,
+    center: tuple[float, float],
+    size: float,
+    color: Color,
+    *,
+    filled: bool = True,
+    upside_down: bool = False,
+) -> None:
+    """A suit symbol in the design's style (its polygon variant, or its typeface's symbol)."""
+    draw_suit(
+        img,
+        suit,
+        center,
+        size,
+        color,
+        variant=style.suit_variant,
+        typeface=style.suit_typeface,
+        filled=filled,
+        upside_down=upside_down,
+    )
+
+
 def _draw_index(
     img: NDArray[np.uint8], token: str, style: ProceduralStyle, box: tuple[float, ...], upside_down: bool
 ) -> None:
@@ -241,14 +266,13 @@ def _draw_index(
     cx, cy = x0 + bw / 2, sy + ssize / 2
     if upside_down:
         cx, cy = w - cx, h - cy
-    draw_suit(
+    _suit(
         img,
+        style,
         suit,
         (cx, cy),
         ssize,
         color,
-        variant=style.suit_variant,
-        typeface=style.suit_typeface,
         filled=True,
         upside_down=upside_down,
     )
@@ -368,23 +392,21 @@ def _draw_centre(img: NDArray[np.uint8], token: str, style: ProceduralStyle, asp
             thickness_ratio=style.thickness,
             upside_down=True,
         )
-        draw_suit(
+        _suit(
             img,
+            style,
             suit,
             (left + fw * 0.22, top + fh * 0.5),
             fw * 0.22,
             color,
-            variant=style.suit_variant,
-            typeface=style.suit_typeface,
         )
-        draw_suit(
+        _suit(
             img,
+            style,
             suit,
             (right - fw * 0.22, top + fh * 0.5),
             fw * 0.22,
             color,
-            variant=style.suit_variant,
-            typeface=style.suit_typeface,
             upside_down=True,
         )
         return
@@ -397,14 +419,13 @@ def _draw_centre(img: NDArray[np.uint8], token: str, style: ProceduralStyle, asp
     py0, py1 = top + size * 0.55, bottom - size * 0.55
     for fx, fy in layout:
         cx, cy = px0 + fx * (px1 - px0), py0 + fy * (py1 - py0)
-        draw_suit(
+        _suit(
             img,
+            style,
             suit,
             (cx, cy),
             size,
             color,
-            variant=style.suit_variant,
-            typeface=style.suit_typeface,
             filled=style.pip_filled,
             upside_down=fy > 0.55,
         )
