@@ -129,6 +129,7 @@ def recognized_hand(seed: int, cache: Path | None, seconds: float | None) -> dic
         frame = Frame(None, timing.t_ns, timing.index, timing.row_time_ns, timing.exposure_ns)
         frames.append((frame, recognizer.recognize(rendered.image)))
         exact.append(sim.scene.ground_truth_sightings(renderer, timing))
+        _progress(seed, "rendered and recognized", timing, end)
         grays.append(cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY))
     header, truth = ground_truth_log(sim)
     hand = {
@@ -148,6 +149,16 @@ def recognized_hand(seed: int, cache: Path | None, seconds: float | None) -> dic
     else:
         hand["grays"] = grays
     return hand
+
+
+def _progress(seed: int, what: str, timing: Any, end_ns: int) -> None:
+    """A line on stderr every 300 frames (five seconds of video): rendering a hand takes minutes."""
+    if timing.index % 300 == 0:
+        print(
+            f"hand seed {seed}: {what} {timing.t_ns / 1e9:.0f} of {end_ns / 1e9:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def frames_path(cache: Path, seed: int, seconds: float | None) -> Path:
@@ -171,6 +182,7 @@ def hand_frames(seed: int, cache: Path | None, seconds: float | None, hand: dict
         if timing.t_ns > end:
             break
         grays.append(cv2.cvtColor(sim.scene.render(renderer, timing).image, cv2.COLOR_BGR2GRAY))
+        _progress(seed, "rendered (frames for the cache made before it kept them)", timing, end)
     if cache is None:
         return grays
     tmp = frames_path(cache, seed, seconds).with_suffix(".tmp.npy")
