@@ -96,7 +96,9 @@ def exact_hand(seed: int, cache: Path | None) -> dict[str, Any]:
     return hand
 
 
-def recognized_hand(seed: int, cache: Path | None, seconds: float | None) -> dict[str, Any]:
+def recognized_hand(
+    seed: int, cache: Path | None, seconds: float | None, model: Path | None = None
+) -> dict[str, Any]:
     """The hand's layout, calibration, frames with the recognizer's sightings (and the exact ones of
     the same frames, under ``"exact"``) and whole ground truth, filmed for ``seconds`` (the last
     frame's time under ``"end_ns"``)."""
@@ -110,7 +112,7 @@ def recognized_hand(seed: int, cache: Path | None, seconds: float | None) -> dic
     from vision.recognizer import VIDEO_CLOSER_EVERY, Recognizer
 
     # As bench_end_to_end.py (and kiosk track) read a video: the game's deck only, one thread.
-    recognizer = Recognizer.load(None, threads=1).only(game_faces("nerts", {}))
+    recognizer = Recognizer.load(model, threads=1).only(game_faces("nerts", {}))
     recognizer.closer_every = VIDEO_CLOSER_EVERY
     sim = simulate_nerts(seed, split="heldout")
     renderer = TableRenderer(CAMERA, rng=random.Random(seed + 1))
@@ -155,7 +157,8 @@ def _progress(seed: int, what: str, timing: Any, end_ns: int) -> None:
     """A line on stderr every 300 frames (five seconds of video): rendering a hand takes minutes."""
     if timing.index % 300 == 0:
         print(
-            f"hand seed {seed}: {what} {timing.t_ns / 1e9:.0f} of {end_ns / 1e9:.0f} s",
+            # The first frame's time may lie a little before zero: "-0 of 20 s" would read oddly.
+            f"hand seed {seed}: {what} {max(0, timing.t_ns) / 1e9:.0f} of {end_ns / 1e9:.0f} s",
             file=sys.stderr,
             flush=True,
         )
@@ -192,9 +195,13 @@ def hand_frames(seed: int, cache: Path | None, seconds: float | None, hand: dict
 
 
 def diagnose(
-    seed: int, cache: Path | None, mode: str = "truth", seconds: float | None = None
+    seed: int,
+    cache: Path | None,
+    mode: str = "truth",
+    seconds: float | None = None,
+    model: Path | None = None,
 ) -> tuple[int, int, int, bool, list[float], int, int, int]:
-    d = exact_hand(seed, cache) if mode == "truth" else recognized_hand(seed, cache, seconds)
+    d = exact_hand(seed, cache) if mode == "truth" else recognized_hand(seed, cache, seconds, model)
     rng = random.Random(seed + 2)
     tracker = NertsTracker(d["layout"], d["cal"])
     events: list[TableEvent] = []
@@ -289,13 +296,21 @@ def main() -> int:
         "read from the rendered frames",
     )
     ap.add_argument("--seconds", type=float, default=None, help="cut each hand after this many seconds")
+    ap.add_argument(
+        "--model",
+        type=Path,
+        default=None,
+        help="the recognizer's model folder (default: the shipped models/); give each model its own --cache",
+    )
     args = ap.parse_args()
+    if args.model is not None and args.sightings == "truth":
+        ap.error("--model reads the frames with another recognizer (use it with --sightings recognizer)")
     if args.seconds is not None and args.sightings == "truth":
         ap.error("--seconds cuts only hands read by the recognizer (use it with --sightings recognizer)")
     plays = right = false = equal = covered = agree = decidable = 0
     errs: list[float] = []
     for seed in range(args.first_seed, args.first_seed + args.hands):
-        p, r, f, eq, e, c, ra, rd = diagnose(seed, args.cache, args.sightings, args.seconds)
+        p, r, f, eq, e, c, ra, rd = diagnose(seed, args.cache, args.sightings, args.seconds, args.model)
         plays, right, false, equal, covered = plays + p, right + r, false + f, equal + eq, covered + c
         agree, decidable = agree + ra, decidable + rd
         errs += e
@@ -304,6 +319,7 @@ def main() -> int:
         f"command: python bench/diagnose_nerts_tracker.py --hands {args.hands} --first-seed {args.first_seed}"
         + (f" --sightings {args.sightings}" if args.sightings != "truth" else "")
         + (f" --seconds {args.seconds:g}" if args.seconds is not None else "")
+        + (f" --model {args.model}" if args.model is not None else "")
     )
     print(
         f"plays right {right}/{plays}; false events {false}; hands with equal scores {equal}/{args.hands}; "

@@ -136,6 +136,9 @@ anywhere up to half a card off the card's own, with no motion at all."""
 SAME_PLAY_NS = 1_000_000_000
 """A second landing of the card a seat just played on a pile, within this time, is the same play
 (:meth:`NertsTracker._merge_play`)."""
+PILE_FIX_AREA = (0.8, 2.2)
+"""A sighting shows the whole card when its box's area is within these multiples of a card's (a card turned
+a little has a larger upright box; a hand over it, a smaller one)."""
 READ_WINDOW = 10
 """Unsure readings kept per foundation pile (:meth:`NertsTracker._read_as_expected`)."""
 READ_SPAN_NS = 500_000_000
@@ -1805,6 +1808,10 @@ class _Pile:
     """(card, seat) from the bottom up."""
     top_t_ns: int = -(1 << 62)
     """When its top card landed (tracker time; unknown for a resumed game's pile)."""
+    rough: bool = False
+    """Placed where its first card's corner index rested (the card seen by it alone), up to half a card's
+    diagonal off the card's centre: moved to the card when it shows whole (see
+    :meth:`NertsTracker._locate_piles`)."""
 
 
 class NertsTracker:
@@ -1883,12 +1890,38 @@ class NertsTracker:
         self._named.append((frame.t_ns, named))
         while self._named and self._named[0][0] < frame.t_ns - self.settings.latency_ns - VOTE_NS:
             self._named.popleft()
+        self._locate_piles(sightings)
         for landing in self.table.step(frame, self._read_as_expected(frame.t_ns, sightings)):
             event = self._interpret(landing)
             self.landings.append((landing, event))
             if event is not None:
                 self._add(event, landing)
         return self._release(frame.t_ns - self.settings.latency_ns)
+
+    def _rests_by_index(self, landing: Landing) -> bool:
+        """Whether a landing's card rests seen by its corner index alone (its place is the index's)."""
+        tr = next((t for t in self.table.tracks if t.tid == landing.track), None)
+        return tr is not None and tr.rest_box is not None and _area(tr.rest_box) < self.table.min_box_px2
+
+    def _locate_piles(self, sightings: list[CardSighting]) -> None:
+        """A pile placed where its first card's corner index rested (:attr:`_Pile.rough`) moved to where that
+        card first shows whole: the index lies up to half a card's diagonal off the card's centre, and the
+        next card, seen at rest the same way, would lie too far off to be found on the pile. A sighting
+        counts for the pile nearest it, topped by its face and within half a card's diagonal; once."""
+        tops = {p.cards[-1][0] for p in self.piles if p.rough and p.cards}
+        if not tops:
+            return
+        # The whole card: a box about a card's area (the recognizer seldom finds a small card's outline).
+        lo, hi = (share * self.table.card_px2 for share in PILE_FIX_AREA)
+        whole = [s for s in sightings if s.card in tops and lo <= _area(s.box) <= hi]
+        if not whole:
+            return
+        points = self.table.calibration.to_table([s.center for s in whole])
+        for s, (x, y) in zip(whole, points, strict=True):
+            near = min(self.piles, key=lambda p: math.hypot(p.x - x, p.y - y))
+            on_it = near.rough and near.cards and near.cards[-1][0] == s.card
+            if on_it and math.hypot(near.x - x, near.y - y) <= INDEX_OFF_MM:
+                near.x, near.y, near.rough = x, y, False
 
     def _read_as_expected(self, t_ns: int, sightings: list[CardSighting]) -> list[CardSighting]:
         """``UNKNOWN`` sightings on a foundation pile, read as the card the pile takes next when the
@@ -1954,9 +1987,10 @@ class NertsTracker:
         self._where[id(event)] = (landing.x, landing.y, landing.track)
         self._pending.append(event)
 
-    def _block_bottom(self, event: TableEvent) -> TableEvent:
+    def _block_bottom(self, event: TableEvent) -> TableEvent | None:
         """A block's bottom card is often covered by the rest of the block in the air, so it is
-        first seen already at rest on the destination: take it from there."""
+        first seen already at rest on the destination: take it from there. None for a move between work
+        piles whose bottom card is not known (see below)."""
         where3 = self._where.pop(id(event), None)
         if where3 is None:
             return event
@@ -1984,7 +2018,7 @@ class NertsTracker:
                 if tr.resting
                 and tr.rest_box is not None
                 and tr.place == dest
-                and abs(tr.rest_since - t_abs) < 700_000_000
+                and abs(tr.rest_since - t_abs) < BLOCK_NEW_NS
                 and abs(self._far_edge(dest, tr.rest_box) - (mine - step)) < 0.5 * step
                 and _rank(tr.card) == _rank(card) + 1
                 and self._left(tr, origin, t_abs)
@@ -1995,7 +2029,22 @@ class NertsTracker:
             card = found.card
             mine = self._far_edge(dest, found.rest_box or (0, 0, 0, 0))
         if found is None:
-            return event
+            # No card of the block seen below the top one: a single card when it lies on a card one rank
+            # higher that did not come with it (the pile's old top), or is the pile's base; otherwise a
+            # block whose bottom card went unseen. A move named by the block's top card would be a false
+            # move, and the referee's layouts need no work-pile moves (the camera does not see the deal):
+            # no event.
+            base = mine + CARD_H_MM / 2
+            onto = any(
+                tr.resting
+                and tr.rest_box is not None
+                and tr.place == dest
+                and not self._left(tr, origin, t_abs)
+                and abs(self._far_edge(dest, tr.rest_box) - (mine - step)) < 0.5 * step
+                and _rank(tr.card) == _rank(card) + 1
+                for tr in self.table.tracks
+            )
+            return event if onto or abs(base) < 0.5 * step else None
         return TableEvent("move", event.t_ns, event.err_ns, event.seat, {**event.data, "card": found.card})
 
     def flush(self) -> list[TableEvent]:
@@ -2012,7 +2061,11 @@ class NertsTracker:
         out = []
         for e in ready:
             e = self._voted(e)
-            e = self._block_bottom(e) if e.type == "move" else e
+            if e.type == "move":
+                bottom = self._block_bottom(e)
+                if bottom is None:
+                    continue
+                e = bottom
             # The log never goes back in time: a late-judged landing keeps its order by a nanosecond.
             if e.t_ns < self._released_t:
                 e = TableEvent(
@@ -2139,7 +2192,8 @@ class NertsTracker:
                     return None
             if pile is None:
                 self._piles_made += 1
-                pile = _Pile(f"F{self._piles_made}", landing.x, landing.y)
+                rough = self._rests_by_index(landing)
+                pile = _Pile(f"F{self._piles_made}", landing.x, landing.y, rough=rough)
                 self.piles.append(pile)
             if landing.origin is None:
                 # Its seat was guessed from its path (a few millimetres seen, or a direction): a card of
@@ -2312,6 +2366,8 @@ class NertsTracker:
         return mine < min(others) - 0.5 * step
 
 
+BLOCK_NEW_NS = 700_000_000
+"""A card of a moved block comes to rest on its new work pile within this long of the move's landing."""
 UNSEEN_PLAYS = 2
 """At most this many plays onto a foundation pile are inferred from the card seen landing on it
 (:meth:`NertsTracker._unseen_plays`); a larger gap is more likely that card misread."""
