@@ -2363,9 +2363,12 @@ class NertsTracker:
             # on the pile shows whole).
             shows = _area(mine_tr.rest_box) / self.table.card_px2
             return shows < WHOLE_SHARE and mine < -CARD_H_MM / 2 - 0.5 * step
-        return mine < min(others) - 0.5 * step
+        return mine < min(others) - UNDER_STEP * step
 
 
+UNDER_STEP = 0.3
+"""A card whose far edge lies beyond the far edge of every card of a work pile by more than this share of a
+fan step went under the pile (M7)."""
 BLOCK_NEW_NS = 700_000_000
 """A card of a moved block comes to rest on its new work pile within this long of the move's landing."""
 UNSEEN_PLAYS = 2

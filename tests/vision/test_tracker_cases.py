@@ -1537,3 +1537,30 @@ def test_a_single_card_moved_onto_another_work_pile_is_a_move() -> None:
     events, _ = _film(scene, 140)
     moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
     assert moves == [("Ana", "8H", "work2", "work3")]
+
+
+def test_a_card_slid_under_a_work_pile_and_boxed_with_the_pile_goes_under() -> None:
+    # QD from Ana's waste slid under her work pile 1 (a 9C). At rest the recognizer boxes it with the 9C
+    # over it (the card's outline it finds is the 9C's, its index lies in the strip beyond): a box that
+    # reaches only 8 mm, not a whole step, beyond the 9C's far edge. Still further out than every card
+    # of the pile: under it, not onto it (seven of the held-out seeds' false moves onto a work pile).
+    slot = LAYOUT.slots[("Ana", "work", 1)]
+    base = slot.card_pose(0)
+    under = (base.x - slot.fan[0], base.y - slot.fan[1])
+    t_lift, t_land = 10 * PERIOD, 10 * PERIOD + 300_000_000
+    base_box = _box(base.x, base.y)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if t >= t_land:
+            return [
+                _whole("9C", base_box),
+                _part("QD", (base_box[0], base_box[1] - 8, base_box[2], base_box[3])),
+            ]
+        return [
+            _whole("9C", base_box),
+            _whole("QD", _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), under, t_lift, t_land, t))),
+        ]
+
+    events, _ = _film(scene, 60)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "QD", "waste", "under1")]
