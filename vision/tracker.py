@@ -1588,7 +1588,9 @@ class TableTracker:
     def _join_lost_flight(self, tr: Track) -> None:
         """A card whose flight was lost on the way (a blurred or hidden stretch longer than a track
         may skip) is the card of its face that was lifted from a seat's layout and lost just before
-        this track began: take where it came from and when it was lifted."""
+        this track began: take where it came from and when it was lifted. So too one first seen in the
+        air over a seat's zone (lifted there under the hand) and lost: that seat's card, from a place in
+        its layout not known."""
         first = tr.obs[0]
         # A card leaves a seat's layout only for the centre or another place in that layout: one of its face
         # coming to rest in another seat's layout (turned onto that seat's waste) is another card.
@@ -1600,17 +1602,41 @@ class TableTracker:
             and t.alive
             and t.card == tr.card
             and not t.resting
-            and t.origin is not None
-            and t.origin[0] is not None
-            and seat_here in (None, t.origin[0])
+            and (t.origin is not None and t.origin[0] is not None or self._lifted_unseen_from(t) is not None)
+            and seat_here in (None, t.origin[0] if t.origin is not None else self._lifted_unseen_from(t))
             and 0 < first.t_ns - t.last.t_ns <= self.settings.track_gap_ns * 2
         ]
         if not lost:
             return
         src = max(lost, key=lambda t: t.last.t_ns)
+        if src.origin is None:
+            # Only when this track was first seen in no other seat's zone, and no card of its face vanished
+            # from a seat's layout later (that card is likelier the one: a track first seen in a seat's zone
+            # may be a card there never seen still for long).
+            if self.layout.seat_of_point(first.x, first.y) not in (None, self._lifted_unseen_from(src)):
+                return
+            # Nor when it could not have got here since (a misread of another card across the table).
+            reach = 40.0 + self.settings.max_speed_mm_s * (first.t_ns - src.last.t_ns) / 1e9
+            if math.hypot(first.x - src.last.x, first.y - src.last.y) > reach:
+                return
+            rested = self._vanished(tr, first, lifted=False)
+            if rested is not None and self._last_away(rested, tr).t_ns > src.last.t_ns:
+                return
         src.alive = False
-        tr.origin, tr.origin_xy, tr.lift_t = src.origin, src.origin_xy, src.lift_t
+        if src.origin is None:
+            # Its flight first seen in a seat's zone: that seat's card, from a place in its layout not known.
+            seat = self._lifted_unseen_from(src)
+            tr.origin, tr.origin_xy, tr.lift_t = (seat, "zone", 0), (src.obs[0].x, src.obs[0].y), None
+        else:
+            tr.origin, tr.origin_xy, tr.lift_t = src.origin, src.origin_xy, src.lift_t
         tr.moved_mm += src.moved_mm
+
+    def _lifted_unseen_from(self, t: Track) -> str | None:
+        """The seat in whose zone a track that never rested was first seen, in flight: a card lifted there
+        under the hand (its place in the layout not seen), on its way to the centre. None otherwise."""
+        if t.resting or t.origin is not None or t.rest_box is not None:
+            return None
+        return self.layout.seat_of_point(t.obs[0].x, t.obs[0].y)
 
     def _join_vanished(self, tr: Track) -> None:
         """A card landing in the centre that was first seen there, within a card's length of where it
