@@ -166,6 +166,9 @@ REST_CREEP_NS = 35_000_000
 """How long a card may still slide after a box without its outline (a recognizer's detection box, a few
 pixels off the card's) first places it within the rest tolerance of where it rests: the last few pixels of
 a slide under friction take tens of milliseconds (about 30 ms in the simulator's slowing)."""
+UNSURE_MIN = 0.5
+"""An unsure reading (``UNKNOWN``) in a seat's layout whose likeliest face has this probability or more says
+where a card of that face lay (:meth:`TableTracker._vanished_unsure`)."""
 PIXEL_LOOK_NS = 80_000_000
 """How far before the sightings' earliest landing time the frames' pixels are searched for the card in
 motion (:meth:`TableTracker._timed_from_pixels`): the frames fitted are those of its last few frames in
@@ -737,6 +740,9 @@ class TableTracker:
         self.last_frame_t = 0
         self._seen: dict[str, deque[Observation]] = {}
         """Each face's recent observations, for :meth:`_first_here`."""
+        self._unsure: dict[str, deque[tuple[int, int, float, float]]] = {}
+        """Each face's recent unsure readings in a seat's layout (``UNKNOWN``, that face the likeliest at
+        :data:`UNSURE_MIN` or more): time, frame, table position; for :meth:`_vanished_unsure`."""
         self.history = FrameHistory(self._centre_region())
         """The last frames' pixels about the centre, to time landings there (:mod:`vision.landing_timer`)."""
 
@@ -790,6 +796,8 @@ class TableTracker:
         self.frames += 1
         self.last_t = frame.t_ns
         self.history.push(frame)
+        sightings = list(sightings)
+        self._note_unsure(frame, sightings)
         obs = self.observe(frame, sightings)
         for o in obs:
             seen = self._seen.setdefault(o.card, deque())
@@ -906,6 +914,41 @@ class TableTracker:
                 keep.append(tr)
         self.tracks = keep
         return landings
+
+    def _note_unsure(self, frame: Frame, sightings: list[CardSighting]) -> None:
+        """Keeps the frame's unsure readings in the seats' layouts (see :attr:`_unsure`)."""
+        unsure = [
+            s
+            for s in sightings
+            if s.card == UNKNOWN
+            and s.alternatives
+            and s.alternatives[0][1] >= UNSURE_MIN
+            and (self.labels is None or s.alternatives[0][0] in self.labels)
+        ]
+        if not unsure:
+            return
+        for s, (x, y) in zip(unsure, self.calibration.to_table([s.center for s in unsure]), strict=True):
+            if self.layout.seat_of_point(x, y) is None:
+                continue
+            t = frame.t_ns + int(round(s.center[1] * frame.row_time_ns)) + frame.exposure_ns // 2
+            kept = self._unsure.setdefault(s.alternatives[0][0], deque())
+            kept.append((t, frame.index, x, y))
+            while kept[0][0] < t - self.settings.link_ns:
+                kept.popleft()
+
+    def _vanished_unsure(self, tr: Track, first: Observation) -> tuple[int, float, float] | None:
+        """The last unsure reading of ``tr``'s face in a seat's layout shortly before ``first`` (see
+        :meth:`_vanished`), where no card of that face was named since: the card, never named in the layout,
+        that left it. Its time and table position, or None."""
+        for t, fi, x, y in reversed(self._unsure.get(tr.card, ())):
+            if t >= first.t_ns or first.frame - fi < 3:
+                continue
+            if first.t_ns - t > self.settings.link_ns:
+                return None
+            seen = self._seen.get(tr.card, ())
+            named_since = any(o.t_ns > t and math.hypot(o.x - x, o.y - y) < CARD_H_MM / 2 for o in seen)
+            return None if named_since else (t, x, y)
+        return None
 
     def _covered_at_rest(self, rest_box: Box, o: Observation) -> bool:
         """Whether a partly hidden sighting lies wholly inside a resting card's box: what is left of
@@ -1741,10 +1784,17 @@ class TableTracker:
         start = next((o for o in tr.obs if not self._index_only(o)), tr.obs[0])
         first = self._first_here(tr, start)
         src = self._vanished(tr, first)
-        if src is None:
-            return None
-        origin, origin_xy, lift_t = self._left_from(src)
         seat_here = self.layout.seat_of_point(tr.rest_x, tr.rest_y)
+        if src is None:
+            unsure = self._vanished_unsure(tr, first) if seat_here is None else None
+            if unsure is None:
+                return None
+            # Never named in the layout it left, but read there, unsure, as likeliest this face: from there.
+            t_away, ux, uy = unsure
+            lo = min(first.t_ns, t_away + MIN_FLIGHT_NS)
+            place = self.place_of(ux, uy, tr)
+            return self._landed(tr, self._unseen_landing(tr, lo, first.t_ns, place, (ux, uy), None))
+        origin, origin_xy, lift_t = self._left_from(src)
         if seat_here is not None and (
             origin is None
             or origin[0] != seat_here

@@ -1604,3 +1604,24 @@ def test_a_card_of_its_face_vanishing_from_a_layout_after_one_seen_over_a_zone_i
 
     events, _ = _film(scene, 180)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "3H")]
+
+
+def test_a_card_read_only_unsure_in_its_layout_and_seen_at_rest_on_a_foundation_is_that_seats_play() -> None:
+    # Ben's AD lies on his waste, where the recognizer never names it: its readings there are unsure
+    # (``UNKNOWN``, likeliest AD at 0.68). Lifted under his hand at frame 40, it is next seen already at rest
+    # on a foundation, named, from frame 58. The card read there is the one that left: Ben's play from his
+    # waste, landed between its last reading there and its first sighting at rest (seed 7's Ben 4D, missed).
+    unsure = (("AD", 0.68), ("AH", 0.08), ("4D", 0.05))
+    t_land = 55 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 40:
+            return [CardSighting("UNKNOWN", 0.68, _box(BEN_WASTE.x, BEN_WASTE.y), None, (), unsure)]
+        if k >= 58:
+            return [_whole("AD", _box(F0.x, F0.y))]
+        return []
+
+    events, _ = _film(scene, 150)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AD", "waste")]
+    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns
