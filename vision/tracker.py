@@ -1699,6 +1699,11 @@ class TableTracker:
         # of a card that had landed long before, and its fit times that landing late.
         src = self._vanished(tr, first, lifted=False)
         if src is None:
+            # Never named in a layout, but read there unsure shortly before (see _appeared).
+            unsure = self._vanished_unsure(tr, first)
+            if unsure is not None:
+                _, ux, uy = unsure
+                tr.origin, tr.origin_xy, tr.lift_t = self.place_of(ux, uy, tr), (ux, uy), None
             return
         src.alive = False
         tr.origin, tr.origin_xy, tr.lift_t = self._left_from(src)

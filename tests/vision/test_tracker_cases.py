@@ -1625,3 +1625,20 @@ def test_a_card_read_only_unsure_in_its_layout_and_seen_at_rest_on_a_foundation_
     plays = _plays(events)
     assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [("Ben", "AD", "waste")]
     assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns
+
+
+def test_a_card_read_only_unsure_in_its_layout_and_seen_only_on_its_last_stretch_is_that_seats_play() -> None:
+    # As the case of Ben's AS seen only on its last 30 mm, but the recognizer never names it in his waste:
+    # its readings there are unsure (likeliest AS at 0.6). Those readings tell the seat it came from.
+    unsure = (("AS", 0.6), ("AC", 0.2), ("4S", 0.05))
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [CardSighting("UNKNOWN", 0.6, _box(BEN_WASTE.x, BEN_WASTE.y), None, (), unsure)]
+        if k < 34:
+            return []
+        x, y = _flight((F0.x, F0.y - 30), (F0.x, F0.y), 33 * PERIOD, 40 * PERIOD, t)
+        return [_whole("AS", _box(x, y))]
+
+    events, _ = _film(scene, 110)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ben", "AS", "waste")]
