@@ -1566,43 +1566,45 @@ def test_a_card_slid_under_a_work_pile_and_boxed_with_the_pile_goes_under() -> N
     assert moves == [("Ana", "QD", "waste", "under1")]
 
 
-def test_a_card_seen_once_in_flight_in_a_seats_zone_and_lost_is_that_seats_play() -> None:
-    # Cal lifts his 3H from his work pile 3 under his hand: it is named once, in the air over his zone
-    # (frame 82), then lost until it slides its last stretch onto a foundation (frame 92 on). Ana's 3H,
-    # resting in her work pile 2, was last seen at frame 20 (a card put on it since). The card lost over
-    # Cal's zone is the one: Cal's play, not Ana's (seed 4's Cal 3H, credited to Ana).
-    cal = LAYOUT.slots[("Cal", "work", 3)].pose
-    ana = LAYOUT.slots[("Ana", "work", 2)].pose
-    t_lift, t_land = 78 * PERIOD, 96 * PERIOD
+def _3h_named_once_over_cals_zone(ana_until: int, *, from_ana: bool) -> Scene:
+    """Ana's 3H rests in her work pile 2, seen until frame ``ana_until``. Cal lifts his 3H from his work
+    pile 3 under his hand (frame 78): it is named once, in the air over his zone (frame 82). From frame 92 a
+    3H slides its last stretch onto a foundation (at rest from frame 96): Cal's, or with ``from_ana``, Ana's,
+    lifted when last seen."""
+    cal, ana = LAYOUT.slots[("Cal", "work", 3)].pose, ANA_WORK2.pose
+    t_land = 96 * PERIOD
 
     def scene(k: int, t: int) -> list[CardSighting]:
-        out = [_whole("3H", _box(ana.x, ana.y))] if k <= 20 else []
-        if k == 82 or k >= 92:
-            out.append(_whole("3H", _box(*_flight((cal.x, cal.y), (F0.x, F0.y), t_lift, t_land, t))))
+        out = [_whole("3H", _box(ana.x, ana.y))] if k <= ana_until else []
+        if k == 82:
+            out.append(_whole("3H", _box(*_flight((cal.x, cal.y), (F0.x, F0.y), 78 * PERIOD, t_land, t))))
+        if k >= 92:
+            start, t_lift = (
+                ((ana.x, ana.y), ana_until * PERIOD) if from_ana else ((cal.x, cal.y), 78 * PERIOD)
+            )
+            out.append(_whole("3H", _box(*_flight(start, (F0.x, F0.y), t_lift, t_land, t))))
         return out
 
-    assert LAYOUT.seat_of_point(*_flight((cal.x, cal.y), (F0.x, F0.y), t_lift, t_land, 82 * PERIOD)) == "Cal"
-    events, _ = _film(scene, 180)
+    assert (
+        LAYOUT.seat_of_point(*_flight((cal.x, cal.y), (F0.x, F0.y), 78 * PERIOD, t_land, 82 * PERIOD))
+        == "Cal"
+    )
+    return scene
+
+
+def test_a_card_seen_once_in_flight_in_a_seats_zone_and_lost_is_that_seats_play() -> None:
+    # Cal's 3H is named once over his zone, then lost until its last stretch onto a foundation; Ana's 3H was
+    # last seen in her layout at frame 20 (a card put on it since). The card lost over Cal's zone is the one:
+    # Cal's play, not Ana's (seed 4's Cal 3H, credited to Ana).
+    events, _ = _film(_3h_named_once_over_cals_zone(20, from_ana=False), 180)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Cal", "3H")]
 
 
 def test_a_card_of_its_face_vanishing_from_a_layout_after_one_seen_over_a_zone_is_the_one_played() -> None:
-    # As above, but Ana's 3H was seen in her work pile 2 until frame 86, after the sighting over Cal's zone
-    # (frame 82): the card that left a layout last is the likelier one (seed 6's Ben AS, credited to Ana
-    # when a card seen now and then at Ana's waste was taken for one lifted there).
-    cal = LAYOUT.slots[("Cal", "work", 3)].pose
-    ana = LAYOUT.slots[("Ana", "work", 2)].pose
-    t_lift, t_land = 78 * PERIOD, 96 * PERIOD
-
-    def scene(k: int, t: int) -> list[CardSighting]:
-        out = [_whole("3H", _box(ana.x, ana.y))] if k <= 86 else []
-        if k == 82:
-            out.append(_whole("3H", _box(*_flight((cal.x, cal.y), (F0.x, F0.y), t_lift, t_land, t))))
-        if k >= 92:
-            out.append(_whole("3H", _box(*_flight((ana.x, ana.y), (F0.x, F0.y), 86 * PERIOD, t_land, t))))
-        return out
-
-    events, _ = _film(scene, 180)
+    # As above, but Ana's 3H was seen in her layout until frame 86, after the sighting over Cal's zone: the
+    # card that left a layout last is the likelier one (seed 6's Ben AS, credited to Ana when a card seen now
+    # and then at Ana's waste was taken for one lifted there).
+    events, _ = _film(_3h_named_once_over_cals_zone(86, from_ana=True), 180)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "3H")]
 
 
