@@ -198,10 +198,13 @@ def test_a_race_loser_that_stops_unseen_under_the_winners_hand_is_timed_by_its_m
 
 def _qd_slid_under_work_pile_1(
     misread: Callable[[int, int], str] = lambda t, t_land: "QD",
+    *,
+    boxed_with_pile: float | None = None,
 ) -> tuple[Scene, tuple[float, float]]:
     """QD from Ana's waste slid under her work pile 1 (a 9C): at rest only its end beyond the pile's
-    base shows. ``misread(t, t_land)`` is what the recogniser calls it in flight. Returns the scene
-    and where the card's centre comes to rest."""
+    base shows. ``misread(t, t_land)`` is what the recogniser calls it in flight. With
+    ``boxed_with_pile``, the recognizer boxes it at rest with the 9C over it, the box reaching that many
+    mm beyond the 9C's far edge. Returns the scene and where the card's centre comes to rest."""
     slot = LAYOUT.slots[("Ana", "work", 1)]
     base = slot.card_pose(0)
     under = (base.x - slot.fan[0], base.y - slot.fan[1])
@@ -211,9 +214,12 @@ def _qd_slid_under_work_pile_1(
     def scene(k: int, t: int) -> list[CardSighting]:
         x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), under, t_lift, t_land, t)
         b = _box(x, y)
-        if t >= t_land:
-            return [_whole("9C", base_box), _part("QD", (b[0], b[1], b[2], base_box[1]))]
-        return [_whole("9C", base_box), _whole(misread(t, t_land), b)]
+        if t < t_land:
+            return [_whole("9C", base_box), _whole(misread(t, t_land), b)]
+        if boxed_with_pile is not None:
+            b0 = base_box
+            return [_whole("9C", b0), _part("QD", (b0[0], b0[1] - boxed_with_pile, b0[2], b0[3]))]
+        return [_whole("9C", base_box), _part("QD", (b[0], b[1], b[2], base_box[1]))]
 
     return scene, under
 
@@ -1544,23 +1550,7 @@ def test_a_card_slid_under_a_work_pile_and_boxed_with_the_pile_goes_under() -> N
     # over it (the card's outline it finds is the 9C's, its index lies in the strip beyond): a box that
     # reaches only 8 mm, not a whole step, beyond the 9C's far edge. Still further out than every card
     # of the pile: under it, not onto it (seven of the held-out seeds' false moves onto a work pile).
-    slot = LAYOUT.slots[("Ana", "work", 1)]
-    base = slot.card_pose(0)
-    under = (base.x - slot.fan[0], base.y - slot.fan[1])
-    t_lift, t_land = 10 * PERIOD, 10 * PERIOD + 300_000_000
-    base_box = _box(base.x, base.y)
-
-    def scene(k: int, t: int) -> list[CardSighting]:
-        if t >= t_land:
-            return [
-                _whole("9C", base_box),
-                _part("QD", (base_box[0], base_box[1] - 8, base_box[2], base_box[3])),
-            ]
-        return [
-            _whole("9C", base_box),
-            _whole("QD", _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), under, t_lift, t_land, t))),
-        ]
-
+    scene, _ = _qd_slid_under_work_pile_1(boxed_with_pile=8.0)
     events, _ = _film(scene, 60)
     moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
     assert moves == [("Ana", "QD", "waste", "under1")]
