@@ -1652,19 +1652,8 @@ class TableTracker:
         if not lost:
             return
         src = max(lost, key=lambda t: t.last.t_ns)
-        if src.origin is None:
-            # Only when this track was first seen in no other seat's zone, and no card of its face vanished
-            # from a seat's layout later (that card is likelier the one: a track first seen in a seat's zone
-            # may be a card there never seen still for long).
-            if self.layout.seat_of_point(first.x, first.y) not in (None, self._lifted_unseen_from(src)):
-                return
-            # Nor when it could not have got here since (a misread of another card across the table).
-            reach = 40.0 + self.settings.max_speed_mm_s * (first.t_ns - src.last.t_ns) / 1e9
-            if math.hypot(first.x - src.last.x, first.y - src.last.y) > reach:
-                return
-            rested = self._vanished(tr, first, lifted=False)
-            if rested is not None and self._last_away(rested, tr).t_ns > src.last.t_ns:
-                return
+        if src.origin is None and not self._lost_over_zone(tr, first, src):
+            return
         src.alive = False
         if src.origin is None:
             # Its flight first seen in a seat's zone: that seat's card, from a place in its layout not known.
@@ -1673,6 +1662,21 @@ class TableTracker:
         else:
             tr.origin, tr.origin_xy, tr.lift_t = src.origin, src.origin_xy, src.lift_t
         tr.moved_mm += src.moved_mm
+
+    def _lost_over_zone(self, tr: Track, first: Observation, src: Track) -> bool:
+        """Whether ``src``, a card first seen in the air over a seat's zone and lost (see
+        :meth:`_lifted_unseen_from`), is the card ``tr`` follows from ``first`` on."""
+        # Only when this track was first seen in no other seat's zone, and no card of its face vanished from
+        # a seat's layout later (that card is likelier the one: a track first seen in a seat's zone may be a
+        # card there never seen still for long).
+        if self.layout.seat_of_point(first.x, first.y) not in (None, self._lifted_unseen_from(src)):
+            return False
+        # Nor when it could not have got here since (a misread of another card across the table).
+        reach = 40.0 + self.settings.max_speed_mm_s * (first.t_ns - src.last.t_ns) / 1e9
+        if math.hypot(first.x - src.last.x, first.y - src.last.y) > reach:
+            return False
+        rested = self._vanished(tr, first, lifted=False)
+        return rested is None or self._last_away(rested, tr).t_ns <= src.last.t_ns
 
     def _lifted_unseen_from(self, t: Track) -> str | None:
         """The seat in whose zone a track that never rested was first seen, in flight: a card lifted there
@@ -1791,14 +1795,35 @@ class TableTracker:
         src = self._vanished(tr, first)
         seat_here = self.layout.seat_of_point(tr.rest_x, tr.rest_y)
         if src is None:
-            unsure = self._vanished_unsure(tr, first) if seat_here is None else None
-            if unsure is None:
+            if seat_here is not None:
                 return None
-            # Never named in the layout it left, but read there, unsure, as likeliest this face: from there.
-            t_away, ux, uy = unsure
-            lo = min(first.t_ns, t_away + MIN_FLIGHT_NS)
-            place = self.place_of(ux, uy, tr)
-            return self._landed(tr, self._unseen_landing(tr, lo, first.t_ns, place, (ux, uy), None))
+            unsure = self._vanished_unsure(tr, first)
+            if unsure is not None:
+                # Never named in the layout it left, but read there unsure as likeliest this face: from there.
+                t_away, ux, uy = unsure
+                lo = min(first.t_ns, t_away + MIN_FLIGHT_NS)
+                place = self.place_of(ux, uy, tr)
+                return self._landed(tr, self._unseen_landing(tr, lo, first.t_ns, place, (ux, uy), None))
+            # Or seen in the air over a seat's zone, and lost on its way here.
+            lost = [
+                t
+                for t in self.tracks
+                if t is not tr
+                and t.alive
+                and t.card == tr.card
+                and self._lifted_unseen_from(t) is not None
+                and 0 < first.t_ns - t.last.t_ns <= self.settings.track_gap_ns * 2
+            ]
+            src = max(lost, key=lambda t: t.last.t_ns, default=None)
+            if src is None or not self._lost_over_zone(tr, first, src):
+                return None
+            src.alive = False
+            zone, came = (self._lifted_unseen_from(src), "zone", 0), (src.obs[0].x, src.obs[0].y)
+            # Seen first within the rest tolerance, it may still slide its last pixels for tens of
+            # milliseconds (a card seen whole creeps longer than the REST_CREEP_NS of one seen by its index):
+            # the pixels may then tell, when the interval reaches that far.
+            lo, hi = min(first.t_ns, src.last.t_ns), first.t_ns + 2 * REST_CREEP_NS
+            return self._landed(tr, self._unseen_landing(tr, lo, hi, zone, came, None))
         origin, origin_xy, lift_t = self._left_from(src)
         if seat_here is not None and (
             origin is None

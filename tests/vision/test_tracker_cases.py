@@ -1634,3 +1634,24 @@ def test_a_card_read_only_unsure_in_its_layout_and_seen_only_on_its_last_stretch
 
     events, _ = _film(scene, 110)
     assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ben", "AS", "waste")]
+
+
+def test_a_card_seen_only_in_the_air_over_a_seats_zone_and_then_at_rest_on_a_foundation_is_played() -> None:
+    # Ben's AS is never seen at rest in his layout: the recognizer first names it in the air over his zone
+    # (frames 30-32, his hand carrying it), then loses it for 300 ms, and next sees it already at rest on a
+    # foundation (frame 50 on). The card lost over Ben's zone is the one: Ben's play, landed between its last
+    # sighting in the air and its first at rest (the Smear benchmark's Ben 7D, never played).
+    t_lift, t_land = 28 * PERIOD, 46 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if 30 <= k <= 32 or k >= 50:
+            return [_whole("AS", _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), (F0.x, F0.y), t_lift, t_land, t)))]
+        return []
+
+    assert LAYOUT.seat_of_point(
+        *_flight((BEN_WASTE.x, BEN_WASTE.y), (F0.x, F0.y), t_lift, t_land, 32 * PERIOD)
+    )
+    events, _ = _film(scene, 140)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ben", "AS")]
+    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns
