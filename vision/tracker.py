@@ -1638,21 +1638,8 @@ class TableTracker:
         # A card leaves a seat's layout only for the centre or another place in that layout: one of its face
         # coming to rest in another seat's layout (turned onto that seat's waste) is another card.
         seat_here = self.layout.seat_of_point(tr.rest_x, tr.rest_y)
-        lost = [
-            t
-            for t in self.tracks
-            if t is not tr
-            and t.alive
-            and t.card == tr.card
-            and not t.resting
-            and (t.origin is not None and t.origin[0] is not None or self._lifted_unseen_from(t) is not None)
-            and seat_here in (None, t.origin[0] if t.origin is not None else self._lifted_unseen_from(t))
-            and 0 < first.t_ns - t.last.t_ns <= self.settings.track_gap_ns * 2
-        ]
-        if not lost:
-            return
-        src = max(lost, key=lambda t: t.last.t_ns)
-        if src.origin is None and not self._lost_over_zone(tr, first, src):
+        src = self._lost_just_before(tr, first, seat_here)
+        if src is None or (src.origin is None and not self._lost_over_zone(tr, first, src)):
             return
         src.alive = False
         if src.origin is None:
@@ -1662,6 +1649,31 @@ class TableTracker:
         else:
             tr.origin, tr.origin_xy, tr.lift_t = src.origin, src.origin_xy, src.lift_t
         tr.moved_mm += src.moved_mm
+
+    def _lost_just_before(
+        self, tr: Track, first: Observation, seat_here: str | None, *, unseen_only: bool = False
+    ) -> Track | None:
+        """The card of ``tr``'s face lost in flight last, within two track gaps before ``first``: one lifted
+        from a seat's layout (not with ``unseen_only``), or one first seen in the air over a seat's zone
+        (:meth:`_lifted_unseen_from`); that seat ``seat_here`` when it is one."""
+
+        def seat(t: Track) -> str | None:
+            if not unseen_only and t.origin is not None and t.origin[0] is not None:
+                return t.origin[0]
+            return self._lifted_unseen_from(t)
+
+        lost = [
+            t
+            for t in self.tracks
+            if t is not tr
+            and t.alive
+            and t.card == tr.card
+            and not t.resting
+            and 0 < first.t_ns - t.last.t_ns <= self.settings.track_gap_ns * 2
+            and (from_seat := seat(t)) is not None
+            and seat_here in (None, from_seat)
+        ]
+        return max(lost, key=lambda t: t.last.t_ns, default=None)
 
     def _lost_over_zone(self, tr: Track, first: Observation, src: Track) -> bool:
         """Whether ``src``, a card first seen in the air over a seat's zone and lost (see
@@ -1805,16 +1817,7 @@ class TableTracker:
                 place = self.place_of(ux, uy, tr)
                 return self._landed(tr, self._unseen_landing(tr, lo, first.t_ns, place, (ux, uy), None))
             # Or seen in the air over a seat's zone, and lost on its way here.
-            lost = [
-                t
-                for t in self.tracks
-                if t is not tr
-                and t.alive
-                and t.card == tr.card
-                and self._lifted_unseen_from(t) is not None
-                and 0 < first.t_ns - t.last.t_ns <= self.settings.track_gap_ns * 2
-            ]
-            src = max(lost, key=lambda t: t.last.t_ns, default=None)
+            src = self._lost_just_before(tr, first, None, unseen_only=True)
             if src is None or not self._lost_over_zone(tr, first, src):
                 return None
             src.alive = False
