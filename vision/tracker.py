@@ -462,6 +462,19 @@ def estimate_landing(
         last_far = max((i for i, (_, d) in enumerate(seq[: len(moving)]) if d > min_px), default=None)
         if last_far is None:
             return first_rest.t_ns, max(MIN_ERR_NS, period), False
+        for i in range(last_far):
+            if (
+                seq[i][1] <= min_px
+                and seq[i + 1][0] - seq[i][0] > 5 * period // 2
+                and all(d <= 2 * min_px for _, d in seq[i + 1 : last_far + 1])
+            ):
+                # Seen still, then hidden, then only a pixel or two off until its rest (a hand's edge over a
+                # side): it had stopped by then; a card at rest does not slide off and back. (Seen in the next
+                # frames, a pixel off may be its last creep.)
+                before = [j for j in range(i) if seq[j][1] > min_px]
+                if before:
+                    last_far = before[-1]
+                break
         for _ in range(2):
             # A last sighting barely past the threshold, after the card's slowing (its two sightings before,
             # in sight since) had already brought it to rest, shows only the boxes' noise: not motion.
