@@ -2303,7 +2303,12 @@ class NertsTracker:
             if not landing.seen_moving and (tied or not _may_follow(pile, landing.card)):
                 # A card seen only at rest must fit the pile: otherwise it is more likely a misread.
                 # Nor does it tie with the top (a race twin lands within a few frames of the other,
-                # and in sight): it is that top card seen again, a second sighting of one card.
+                # and in sight): it is that top card seen again, a second sighting of one card. Seen resting
+                # clearly farther on than the play put it, that view times the play better when it claims
+                # less error: the play's was the card held still under the hand, short of its rest (seed 5's
+                # Cal 5S, 34 mm short and 166 ms early).
+                if tied and pile is not None:
+                    self._merge_play(pile, landing, moved_on=True)
                 return None
             if landing.origin is None and landing.path and not _fits(pile, landing.card):
                 x0, y0 = landing.path[0]
@@ -2363,16 +2368,18 @@ class NertsTracker:
             data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
         return TableEvent("move", t, landing.err_ns, seat_here, data)
 
-    def _merge_play(self, pile: _Pile, landing: Landing) -> bool:
+    def _merge_play(self, pile: _Pile, landing: Landing, *, moved_on: bool = False) -> bool:
         """A second landing of the card on top of ``pile``, about where the queued play of it landed (within
         half a card's diagonal: its corner index and its outline): the queued play takes its time when it
         claims less error, and its source when the play had none. False when there is no such play (a
-        card taken back and played again at once lands elsewhere, on a pile it was put near)."""
+        card taken back and played again at once lands elsewhere, on a pile it was put near). With
+        ``moved_on``, only a landing over a quarter of a card's width from the play's place counts."""
         for k, e in enumerate(self._pending):
             if e.type != "foundation_play" or e.get("pile") != pile.pid or e.get("card") != landing.card:
                 continue
             x, y, _ = self._where.get(id(e), (math.inf, math.inf, 0))
-            if math.hypot(x - landing.x, y - landing.y) > INDEX_OFF_MM:
+            gap = math.hypot(x - landing.x, y - landing.y)
+            if gap > INDEX_OFF_MM or (moved_on and gap <= CARD_W_MM / 4):
                 continue
             data = dict(e.data)
             src = self._source_name(landing.origin)

@@ -18,7 +18,7 @@ from tests.vision.flights import flight as _flight
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout
-from vision.tracker import REST_CREEP_NS, NertsTracker
+from vision.tracker import REST_CREEP_NS, Landing, NertsTracker
 
 SEATS = ["Ana", "Ben", "Cal", "Dee"]
 PERIOD = 16_666_667
@@ -1655,3 +1655,35 @@ def test_a_card_seen_only_in_the_air_over_a_seats_zone_and_then_at_rest_on_a_fou
     plays = _plays(events)
     assert [(e.seat, e.get("card")) for e in plays] == [("Ben", "AS")]
     assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns
+
+
+def test_a_card_held_still_short_of_its_rest_is_timed_from_where_it_rests() -> None:
+    # Seed 5's Cal 5S: first seen held still under the hand 34 mm short of where it came to rest, and
+    # played from that stop (166 ms early, with an err that did not reach its landing); then seen again
+    # resting farther on, a landing of the pile's top card seen only at rest (a second sighting, no
+    # play) whose pixels timed it with a smaller err. That view, over a quarter of a card's width on,
+    # times the play; one about where the play lies (a second sighting of a card at rest) does not.
+    def landed(track: int, t_ms: int, err_ms: int, dy: float, moving: bool) -> Landing:
+        return Landing(
+            track,
+            "AH",
+            t_ms * 1_000_000,
+            err_ms * 1_000_000,
+            F0.x,
+            F0.y + dy,
+            ("Ana", "waste", 0),
+            (ANA_WASTE.x, ANA_WASTE.y),
+            None,
+            ((ANA_WASTE.x, ANA_WASTE.y),),
+            seen_moving=moving,
+        )
+
+    for dy, t_want in ((34.0, 1_160), (6.0, 1_000)):
+        tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+        tracker.feed(Frame(None, 0, 0), [])
+        for landing in (landed(1, 1_000, 90, 0.0, False), landed(2, 1_160, 16, dy, False)):
+            event = tracker._interpret(landing)
+            if event is not None:
+                tracker._add(event, landing)
+        plays = _plays(tracker.flush())
+        assert [(e.seat, e.get("card"), e.t_ns // 1_000_000) for e in plays] == [("Ana", "AH", t_want)], dy
