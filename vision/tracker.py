@@ -2310,12 +2310,15 @@ class NertsTracker:
                 if tied and pile is not None:
                     self._merge_play(pile, landing, moved_on=True)
                 return None
-            if landing.origin is None and landing.path and not _fits(pile, landing.card):
+            stale_tie = tied and pile is not None and landing.t_ns - pile.top_t_ns >= SAME_PLAY_NS
+            if landing.origin is None and landing.path and (stale_tie or not _fits(pile, landing.card)):
                 x0, y0 = landing.path[0]
                 near = math.hypot(landing.x - x0, landing.y - y0) < CARD_H_MM
                 if near and self.layout.seat_of_point(x0, y0) is None:
                     # Seen first in the centre, a short way off, from no seat's layout, and not fitting
-                    # the pile: an old foundation card uncovered as the cards over it moved, not a play.
+                    # the pile: an old foundation card uncovered as the cards over it moved, not a play. So
+                    # too the pile's top card itself, played a second or more before (a race twin lands
+                    # within a moment of it): seen again, its box shifting as a hand or a card covers a side.
                     return None
             if pile is None:
                 self._piles_made += 1

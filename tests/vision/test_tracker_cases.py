@@ -1687,3 +1687,23 @@ def test_a_card_held_still_short_of_its_rest_is_timed_from_where_it_rests() -> N
                 tracker._add(event, landing)
         plays = _plays(tracker.flush())
         assert [(e.seat, e.get("card"), e.t_ns // 1_000_000) for e in plays] == [("Ana", "AH", t_want)], dy
+
+
+def test_a_piles_top_card_seen_again_long_after_with_a_side_covered_is_not_a_play() -> None:
+    # Ana's AH starts a pile at F0 (frame 12) and rests there. Two seconds on, a hand comes over it: its
+    # corner index and a view of the card are named apart in the same frames (the index goes to its
+    # resting track, the view starts a track of its own), the view's box reaching 20 mm past the card
+    # and drawing back to it as the hand leaves: its centre shifts 11 mm and it is still again. First
+    # seen on the pile and from no seat's layout, that track is the pile's top card seen again, not a
+    # second AH played (seed 14's Dee AS, two seconds after Ana's).
+    x0, y0, x1, y1 = _box(F0.x, F0.y)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 140:
+            return [_whole("AH", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t)))]
+        f = max(0, 146 - k) / 6
+        view = _part("AH", (x0 + 8.0 * f, y0 + 4.0 * f, x1 + 20.0 * f, y1 + 8.0 * f))
+        return [_index_of("AH", (x0, y0, x1, y1)), view] if k < 143 else [view]
+
+    events, _ = _film(scene, 240)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH")]
