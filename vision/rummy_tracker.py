@@ -75,8 +75,8 @@ class RummyTracker:
         """Buttons this tracker passes on itself, completed with what it saw."""
         self.queue = EventQueue(max(self.settings.latency_ns, LATENCY_NS), t0_ns)
         self.departures = DepartureWatch(layout, frozenset({"pile"}))
-        self.tops: dict[str, str] = {}
-        """The face-up card on top of each seat's pile, as last seen coming to rest there."""
+        self.piles: dict[str, list[str]] = {}
+        """The face-up cards of each seat's pile as seen coming to rest there, the top one last."""
         self._known: set[int] = set()
         self._laid: dict[str, _Laid] = {}
         self._laid_tracks: set[int] = set()
@@ -101,7 +101,7 @@ class RummyTracker:
         """Tells the tracker a kiosk event: a new hand (it adds the piles it sees) or a call."""
         if event.type == "hand_start":
             data = dict(event.data)
-            data["piles"] = {s: self.tops[s] for s in self.layout.seats if s in self.tops}
+            data["piles"] = {s: self.piles[s][-1] for s in self.layout.seats if self.piles.get(s)}
             self.queue.add(event.type, event.t_ns, event.err_ns, event.seat, data)
             self.matched = self.final = False
             self.calls = []
@@ -132,13 +132,20 @@ class RummyTracker:
             if tr.place is None or tr.place[1] != "pile" or tr.place[0] is None:
                 continue
             seat = tr.place[0]
-            self.tops[seat] = tr.card
+            pile = self.piles.setdefault(seat, [])
+            if pile and pile[-1] == tr.card:
+                # The pile's top card seen again as a new track (lost under a hand, or misread for a
+                # while): it was turned up once. A new card of the same face would have followed a draw.
+                continue
+            pile.append(tr.card)
             # A discard is turned face up where it lies: timed by when its face was first seen.
             t, err = self._first_seen.get(tr.tid, tr.rest_since), self._period()
             if self._discard_time(t):
                 self.queue.add("discard", t, err, seat, {"card": tr.card})
         for dep in self.departures.step(self.table, frame.t_ns):
             owner = dep.origin[0]
+            if owner is not None and self.piles.get(owner, [])[-1:] == [dep.card]:
+                self.piles[owner].pop()  # the card under it is the pile's top again
             if dep.seat is None or owner is None or dep.seat == owner:
                 continue
             self.queue.add("draw", dep.t_ns, dep.err_ns, dep.seat, {"from": owner, "card": dep.card})

@@ -69,3 +69,14 @@ def test_back_is_bgra_and_unknown_token_is_refused() -> None:
         get_design("no-such-deck")
     with pytest.raises(ValueError, match="split must be"):
         list_designs(split="test")  # type: ignore[arg-type]
+
+
+def test_debian_decks_can_be_switched_off(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A sheet already rasterised into the cache makes its theme drawable, with or without the package.
+    monkeypatch.setenv("KIOSK_CARDART_CACHE", str(tmp_path))
+    (tmp_path / f"anglo-{debian.SHEET_CARD_HEIGHT}.png").write_bytes(b"")
+    monkeypatch.setenv(debian.DISABLE_ENV, "on")
+    assert "anglo" in debian.available_themes()
+    monkeypatch.setenv(debian.DISABLE_ENV, "off")
+    assert debian.available_themes() == []
+    assert all(d.kind != "debian" for d in list_designs())

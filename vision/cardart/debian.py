@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 __all__ = [
     "THEME_DIR",
+    "DISABLE_ENV",
     "ENGLISH_THEMES",
     "HELDOUT_THEMES",
     "available_themes",
@@ -35,6 +36,11 @@ __all__ = [
 
 THEME_DIR = Path("/usr/share/aisleriot/cards")
 """Where ``gnome-cards-data`` installs its themes."""
+
+DISABLE_ENV = "KIOSK_DEBIAN_DECKS"
+"""Set to ``off`` to leave the Debian decks out even where installed. The test suite does, so that what
+it measures (held-out designs drawn by the simulator, thresholds on their accuracy) is the same on a
+bare machine and on one where the training pipeline installed the decks."""
 
 ENGLISH_THEMES: tuple[str, ...] = (
     "anglo",
@@ -89,7 +95,12 @@ def _sheet_png(theme: str) -> Path:
 
 
 def available_themes() -> list[str]:
-    """Returns the English themes that can be drawn here: installed and rasterisable, or already cached."""
+    """Returns the English themes that can be drawn here: installed and rasterisable, or already cached.
+
+    None when ``KIOSK_DEBIAN_DECKS=off``.
+    """
+    if os.environ.get(DISABLE_ENV, "").strip().lower() in ("off", "0", "no", "false"):
+        return []
     out = []
     have_rsvg = shutil.which("rsvg-convert") is not None
     for theme in ENGLISH_THEMES:

@@ -1,0 +1,17 @@
+"""Test-suite setup shared by ``tests/`` and the doctests under ``kiosk/``, ``vision/`` and ``firmware_bridge/``."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from vision.cardart import debian
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The simulator draws its held-out designs from whatever is installed: the Debian decks where the
+    # training pipeline put them, the procedural designs alone on a bare machine. Tests compare
+    # recognizer and tracker figures with floors, so they run on the procedural designs everywhere
+    # (set in the environment, so the kiosk commands tests start as subprocesses see it too).
+    os.environ[debian.DISABLE_ENV] = "off"
