@@ -1,4 +1,4 @@
-"""Test-suite setup shared by ``tests/`` and the doctests under ``kiosk/``, ``vision/`` and ``firmware_bridge/``."""
+"""Test-suite setup shared by ``tests/`` and the doctests of ``kiosk/``, ``vision/``, ``firmware_bridge/``."""
 
 from __future__ import annotations
 
