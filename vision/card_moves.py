@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from kiosk.games.referee import TableEvent
 from vision.layout import TableLayout
-from vision.tracker import Landing, TableTracker, Track
+from vision.tracker import Landing, Observation, TableTracker, Track
 
 __all__ = [
     "Departure",
@@ -40,6 +40,8 @@ GONE_NS = 300_000_000
 """How long a moving card must be unseen to count as gone from the table."""
 SLOWING = 0.8
 """A card last seen faster than this share of its top speed was not coming to rest."""
+CARRIED_ON_MM = 30.0
+"""A track of the same face that ends this far on past where a moving card was last seen carried it on."""
 
 SlotKey = tuple[str | None, str, int]
 
@@ -123,33 +125,40 @@ def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 110.0
     for tr in table.tracks:
         if tr.resting or tr.settling or not tr.alive or len(tr.obs) < 2:
             continue
-        last = tr.last
-        if not GONE_NS // 3 <= now_ns - last.t_ns <= GONE_NS:
+        if not GONE_NS // 3 <= now_ns - tr.last.t_ns <= GONE_NS:
             continue
-        prev = tr.obs[-2]
+        obs = _without_twins_sightings(tr, resting)
+        last, prev = obs[-1], obs[-2]
         vx, vy = last.x - prev.x, last.y - prev.y
+        # A twin's sightings dropped, the card was last seen up to a frame short of where it stopped.
+        reach = max(near_mm, 1.5 * math.hypot(vx, vy)) if len(obs) < len(tr.obs) else near_mm
         # A card coming to rest slows down to its stop; one that is only passing over a twin (hidden
         # for a moment by the hand carrying it) still moves at its full speed.
         speeds = [
             math.hypot(b.x - a.x, b.y - a.y) / max(1, b.t_ns - a.t_ns)
-            for a, b in zip(tr.obs, tr.obs[1:], strict=False)
+            for a, b in zip(obs, obs[1:], strict=False)
         ]
         if len(speeds) >= 2 and speeds[-1] > SLOWING * max(speeds):
             continue
 
         scored = [
-            (_off_course(r, last.x, last.y, vx, vy, near_mm), r)
+            (_off_course(r, last.x, last.y, vx, vy, reach), r)
             for r in resting
             if r.card == tr.card and r is not tr
         ]
         scored = [(d, r) for d, r in scored if d <= 20.0]
         if not scored:
             continue
-        base = min(scored, key=lambda dr: dr[0])[1]
+        # The nearest twin on its way: the card stopped at the first one it reached (A Gnoming 6
+        # slid onto pile A, with another 6 on pile B beyond it on the same line, stopped on A).
+        base = min(scored, key=lambda dr: math.hypot(dr[1].rest_x - last.x, dr[1].rest_y - last.y))[1]
+        if _carried_on(tr, table.tracks, near_mm):
+            tr.alive = False
+            continue
         first = tr.obs[0]
         if math.hypot(first.x - base.rest_x, first.y - base.rest_y) < 60.0:
             continue  # it did not come from elsewhere: a card nudged where it lies
-        period = max(1, last.t_ns - tr.obs[-2].t_ns)
+        period = max(1, last.t_ns - prev.t_ns)
         tr.alive = False
         out.append(
             Landing(
@@ -166,6 +175,58 @@ def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 110.0
             )
         )
     return out
+
+
+def _without_twins_sightings(tr: Track, resting: list[Track]) -> list[Observation]:
+    """The moving track's sightings, less the last ones that were resting twins' own.
+
+    Once the card is near its twin, the two look alike: a frame may hand the moving track the
+    sighting of a resting card of the same face where the track was expected next (the Gnoming 8
+    on pile A, or on pile B beyond it), while the card's own sighting goes elsewhere. A sighting
+    right on a resting twin, in a frame where that twin's own track got none, was the twin's.
+    """
+    obs = list(tr.obs)
+    twins = [r for r in resting if r is not tr and r.card == tr.card]
+    while len(obs) > 2:
+        c = obs[-1]
+        if not any(
+            math.hypot(r.rest_x - c.x, r.rest_y - c.y) <= 15.0 and not _seen_in(r, c.frame_t_ns)
+            for r in twins
+        ):
+            break
+        obs.pop()
+    return obs
+
+
+def _seen_in(tr: Track, frame_t_ns: int) -> bool:
+    """Whether ``tr`` has a sighting from the frame taken at ``frame_t_ns``."""
+    for o in reversed(tr.obs):
+        if o.frame_t_ns <= frame_t_ns:
+            return o.frame_t_ns == frame_t_ns
+    return False
+
+
+def _carried_on(tr: Track, tracks: list[Track], near_mm: float) -> bool:
+    """Whether the card went on as another moving track of its face after passing over a twin.
+
+    Over a resting twin the moving track may take the twin's sighting (where it would be next, a
+    Gnoming 8 crossing pile A's 8 on its way to pile B) while the card's own sighting starts a new
+    track, which goes on after this one ends: the card did not stop here.
+    """
+    last, prev = tr.obs[-1], tr.obs[-2]
+    vx, vy = last.x - prev.x, last.y - prev.y
+    return any(
+        o is not tr
+        and o.card == tr.card
+        and not o.resting
+        and len(o.obs) >= 2
+        and o.obs[0].t_ns >= last.t_ns - GONE_NS // 3
+        and o.last.t_ns > last.t_ns
+        and math.hypot(o.obs[0].x - last.x, o.obs[0].y - last.y) <= near_mm
+        # ... and it went on, the way this one was going.
+        and (o.last.x - last.x) * vx + (o.last.y - last.y) * vy >= CARRIED_ON_MM * math.hypot(vx, vy)
+        for o in tracks
+    )
 
 
 def _off_course(r: Track, x: float, y: float, vx: float, vy: float, near_mm: float) -> float:

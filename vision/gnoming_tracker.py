@@ -102,6 +102,8 @@ class GnomingTracker:
         self.player: str | None = None
         self.turn_open = False
         """Between the player's draw and its discard: cards it puts on its grid are keeps."""
+        self.turn_ns = 0
+        """When the player's turn opened (its draw)."""
         self._known: set[int] = set()
         self._turns: list[_Turn] = []
         self._first_seen: dict[int, int] = {}
@@ -139,6 +141,7 @@ class GnomingTracker:
             self._put_down_out(None)
             self.player = event.seat
             self.turn_open = True
+            self.turn_ns = event.t_ns
 
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame; returns the events that are now final, in time order."""
@@ -151,6 +154,7 @@ class GnomingTracker:
                 continue
             self.player = dep.seat
             self.turn_open = True
+            self.turn_ns = dep.t_ns
             self._put_down_out(None)
             self.queue.add("draw", dep.t_ns, dep.err_ns, dep.seat, {"from": pile, "card": dep.card})
         for tr in self.table.tracks:
@@ -159,7 +163,7 @@ class GnomingTracker:
             self._known.add(tr.tid)
             ld = landings.get(tr.tid)
             t, err = (ld.t_ns, ld.err_ns) if ld is not None else (tr.rest_since, 20_000_000)
-            face = self._first_seen.get(tr.tid, t)
+            face = self._face_seen(tr, t)
             self._arrived(tr.card, tr.place, t, err, ld is not None and _travelled(ld), face)
         for ld in covered_landings(self.table, frame.t_ns):
             self._arrived(
@@ -169,6 +173,19 @@ class GnomingTracker:
         if self._keep is not None and self._keep.t_ns < frame.t_ns - KEEP_HOLD_NS:
             self._emit_keep(None)
         return self.queue.release(frame.t_ns)
+
+    def _face_seen(self, tr: Track, default: int) -> int:
+        """When the face of the card now resting as ``tr`` was first seen where it lies: by this
+        track, or by an earlier one of the same face that started there (a card turned in place
+        shifts a little, and a hand over it may split its sightings into two tracks)."""
+        face = self._first_seen.get(tr.tid, default)
+        for o in self.table.tracks:
+            # Three sightings at least: a card misread as this face for a frame is not its face.
+            if o.card == tr.card and len(o.obs) >= 3:
+                first = o.obs[0]
+                if math.hypot(first.x - tr.rest_x, first.y - tr.rest_y) <= TRAVEL_MM:
+                    face = min(face, self._first_seen.get(o.tid, first.t_ns))
+        return face
 
     def flush(self) -> list[TableEvent]:
         """Every event still held back (call at the end of the video)."""
@@ -203,10 +220,17 @@ class GnomingTracker:
                 self.queue.add("discard", t, err, self.player, data)
                 self.turn_open = False
             return
-        if region != "grid" or seat is None or self.up[seat][index] == card:
-            # Off the grids, or the card that lay there seen again after a hand hid part of it.
+        if region != "grid" or seat is None:
             return
-        if in_turn and seat == self.player:
+        # A face seen before the turn opened, on a card that did not come from elsewhere, was turned
+        # where it lies just before the draw (a flip seen at rest only once the draw was told).
+        flipped = not travelled and face_ns is not None and face_ns < self.turn_ns
+        mine = in_turn and seat == self.player and not flipped
+        if self.up[seat][index] == card and not (mine and travelled):
+            # The card that lay there seen again after a hand hid part of it (a card of the same
+            # face brought from the hand is a keep that swaps the two).
+            return
+        if mine:
             self._put_down_out(card)
             before = self.up[seat][index]
             self.up[seat][index] = card
