@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
 from vision.card_moves import DepartureWatch, EventQueue, segment_distance
-from vision.events import CardSighting, Frame
+from vision.events import BACK, CardSighting, Frame
 from vision.layout import RummyLayout
 from vision.tracker import STANDARD_FACES, Landing, TableTracker, Track, TrackerSettings
 
@@ -43,6 +43,12 @@ LAYOUT_QUIET_NS = 1_000_000_000
 LATENCY_NS = 3_000_000_000
 """Events are held this long (no race to judge here): a card of a laid-out hand seen late still joins it."""
 PILE_MM = 45.0
+HELD_MM = 25.0
+"""A face-down card this near a pile's centre lies on it (a held card)."""
+TURNED_UP_NS = 500_000_000
+"""A pile's top face showing this long after a held card covered it is that card turned up (a twin)."""
+HELD_FRAMES = 3
+"""Frames a face-down card must cover a pile to count as lying on it; frames a face must then show."""
 SHOW_MM = 50.0
 
 SlotKey = tuple[str | None, str, int]
@@ -80,6 +86,9 @@ class RummyTracker:
         self._known: set[int] = set()
         self._laid: dict[str, _Laid] = {}
         self._laid_tracks: set[int] = set()
+        self._backs: dict[str, list[int]] = {}
+        """Frames since the last face-up card came to rest on each seat's pile in which a face-down card
+        covered it (the held card, before it is turned up)."""
         self._first_seen: dict[int, int] = {}
         """When each track's face was first seen (a card turned up is timed by it)."""
         self.calls: list[tuple[int, str]] = []
@@ -118,9 +127,12 @@ class RummyTracker:
 
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame; returns the events that are now final, in time order."""
+        sightings = list(sightings)
+        self._watch_backs(frame, sightings)
         landings = {ld.track: ld for ld in self.table.step(frame, sightings)}
         for tr in self.table.tracks:
             self._first_seen.setdefault(tr.tid, tr.obs[0].t_ns)
+        self._turned_up_twins()
         for ld in landings.values():
             place = self._place_of(ld.x, ld.y, Track(0, ld.card))
             if place[1] == "show" and place[0] is not None:
@@ -133,24 +145,62 @@ class RummyTracker:
                 continue
             seat = tr.place[0]
             pile = self.piles.setdefault(seat, [])
-            if pile and pile[-1] == tr.card:
+            if pile and pile[-1] == tr.card and not self._held(seat):
                 # The pile's top card seen again as a new track (lost under a hand, or misread for a
-                # while): it was turned up once. A new card of the same face would have followed a draw.
+                # while): it was turned up once. A new card of the same face would have followed a draw
+                # or a held card laid on it.
                 continue
-            pile.append(tr.card)
             # A discard is turned face up where it lies: timed by when its face was first seen.
-            t, err = self._first_seen.get(tr.tid, tr.rest_since), self._period()
-            if self._discard_time(t):
-                self.queue.add("discard", t, err, seat, {"card": tr.card})
+            self._turned_up(seat, tr.card, self._first_seen.get(tr.tid, tr.rest_since))
         for dep in self.departures.step(self.table, frame.t_ns):
             owner = dep.origin[0]
             if owner is not None and self.piles.get(owner, [])[-1:] == [dep.card]:
                 self.piles[owner].pop()  # the card under it is the pile's top again
+                self._backs.pop(owner, None)
             if dep.seat is None or owner is None or dep.seat == owner:
                 continue
             self.queue.add("draw", dep.t_ns, dep.err_ns, dep.seat, {"from": owner, "card": dep.card})
         self._close_layouts(frame.t_ns - LAYOUT_QUIET_NS)
         return self.queue.release(frame.t_ns)
+
+    def _turned_up(self, seat: str, card: str, t_ns: int) -> None:
+        """A face-up card newly on ``seat``'s pile, its face first seen at ``t_ns``."""
+        self.piles.setdefault(seat, []).append(card)
+        self._backs.pop(seat, None)
+        if self._discard_time(t_ns):
+            self.queue.add("discard", t_ns, self._period(), seat, {"card": card})
+
+    def _watch_backs(self, frame: Frame, sightings: list[CardSighting]) -> None:
+        """Counts the frames in which a face-down card lies on a pile with no face showing there."""
+        near: dict[str, list[bool]] = {}
+        points = self.table.calibration.to_table([s.center for s in sightings]) if sightings else []
+        for s, (x, y) in zip(sightings, points, strict=True):
+            for seat in self.layout.seats:
+                pile = self.layout.slot(seat, "pile", 0).pose
+                if math.hypot(pile.x - x, pile.y - y) <= HELD_MM:
+                    near.setdefault(seat, []).append(s.card == BACK)
+        for seat, backs in near.items():
+            if all(backs):
+                self._backs.setdefault(seat, []).append(frame.t_ns)
+
+    def _held(self, seat: str) -> bool:
+        """Whether a face-down card has lain on ``seat``'s pile since its top card came to rest."""
+        return len(self._backs.get(seat, ())) >= HELD_FRAMES
+
+    def _turned_up_twins(self) -> None:
+        """A held card turned up on a pile that has a card of its face (two decks): the top card, or
+        one under it that was seen on the pile before. That card's track takes the sightings, so
+        the discard is seen as that track's face showing after the face-down card covered the pile."""
+        for seat in [s for s in self._backs if self._held(s)]:
+            since = self._backs[seat][-1]
+            for tr in self.table.tracks:
+                if tr.tid not in self._known or tr.place != (seat, "pile", 0):
+                    continue
+                after = [o.t_ns for o in tr.obs if o.t_ns > since]
+                # Shown a while: a held card lifted to be turned over shows the top card for a moment.
+                if len(after) >= HELD_FRAMES and after[-1] - after[0] >= TURNED_UP_NS:
+                    self._turned_up(seat, tr.card, after[0])
+                    break
 
     def flush(self) -> list[TableEvent]:
         """Every event still held back (call at the end of the video)."""

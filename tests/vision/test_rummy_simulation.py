@@ -54,3 +54,16 @@ def test_a_few_frames_render_the_piles_and_a_card_in_flight(hand: RummySimulatio
         assert f.image is not None and f.image.shape == (180, 320, 3)
     # Cards in flight change the picture from frame to frame.
     assert float(np.abs(frames[0].image.astype(int) - frames[-1].image.astype(int)).mean()) > 0.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [5, 8])
+def test_a_held_card_turned_up_onto_a_card_of_its_face_is_a_discard(seed: int) -> None:
+    # With two decks a held card may be turned up onto its twin: on the pile's top card (seed 5's KC)
+    # or on a pile that holds one under its top (seed 8's 5S). The twin's track takes its sightings.
+    hand = simulate_rummy(seed)
+    cam = CameraModel(width=640, height=360, fps=30.0)
+    tracker = RummyTracker(hand.layout, camera_calibration(cam))
+    run = track_truth_sightings(hand.scene, tracker, cam, hand.buttons(), seed=3, drop=0.0, misread=0.0)
+    sc = score_events(hand.camera_events(), [e for e in run.events if e.type != "hand_start"])
+    assert (sc.right, sc.false, sc.missed) == (sc.true, 0, 0), sc.misses + sc.falses
