@@ -36,6 +36,10 @@ __all__ = [
 
 AWAY_MM = 40.0
 """How far from its resting place a card must have been seen to count as taken away."""
+PICKED_UP_NS = 150_000_000
+PICKED_UP_MM = 1500.0
+"""A new track of a lifted card's face, first seen within this time after it and no farther off than
+this at its farthest, is the same card carried on (see :func:`_picked_up_again`)."""
 GONE_NS = 300_000_000
 """How long a moving card must be unseen to count as gone from the table."""
 SLOWING = 0.8
@@ -107,12 +111,38 @@ class DepartureWatch:
             # the track elsewhere does not).
             last = max(found.obs, key=lambda o: math.hypot(o.x - lift.xy[0], o.y - lift.xy[1]))
             if math.hypot(last.x - lift.xy[0], last.y - lift.xy[1]) < AWAY_MM:
-                # Only covered where it lay (a hand over it): it may yet be seen leaving.
-                continue
+                went_on = _picked_up_again(found, lift.xy, table.tracks)
+                if went_on is None:
+                    # Only covered where it lay (a hand over it): it may yet be seen leaving.
+                    continue
+                last = went_on
             self._judged.add(tid)
             seat = self.layout.direction_seat(last.x, last.y, lift.xy[0], lift.xy[1])
             out.append(Departure(found.card, lift.origin, seat, lift.t_ns, lift.err_ns))
         return out
+
+
+def _picked_up_again(tr: Track, xy: tuple[float, float], tracks: list[Track]) -> Observation | None:
+    """Where a card lifted from ``xy`` was seen farthest away as a new track, or None.
+
+    A card leaving its pile gathers speed fast: with a frame's sighting missed just after the lift,
+    the next one lies too far from where the track expected it, and the card goes on as a new track
+    of its face, with no origin, starting farther out just after this one's last sighting.
+    """
+    last = tr.last
+    d0 = math.hypot(last.x - xy[0], last.y - xy[1])
+    for o in tracks:
+        if o is tr or o.card != tr.card or o.origin is not None or o.resting:
+            continue
+        first = o.obs[0]
+        if not 0 < first.t_ns - last.t_ns <= PICKED_UP_NS:
+            continue
+        if math.hypot(first.x - xy[0], first.y - xy[1]) <= max(d0, AWAY_MM):
+            continue
+        far = max(o.obs, key=lambda b: math.hypot(b.x - xy[0], b.y - xy[1]))
+        if math.hypot(far.x - last.x, far.y - last.y) <= PICKED_UP_MM:
+            return far
+    return None
 
 
 def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 110.0) -> list[Landing]:
