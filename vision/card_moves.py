@@ -208,7 +208,8 @@ def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 110.0
 
 
 def _without_twins_sightings(tr: Track, resting: list[Track]) -> list[Observation]:
-    """The moving track's sightings, less the last ones that were resting twins' own.
+    """The moving track's sightings, less the last ones that were resting twins' own (or that no
+    card could have reached, see :func:`_leap`).
 
     Once the card is near its twin, the two look alike: a frame may hand the moving track the
     sighting of a resting card of the same face where the track was expected next (the Gnoming 8
@@ -219,13 +220,27 @@ def _without_twins_sightings(tr: Track, resting: list[Track]) -> list[Observatio
     twins = [r for r in resting if r is not tr and r.card == tr.card]
     while len(obs) > 2:
         c = obs[-1]
-        if not any(
+        if not _leap(obs) and not any(
             math.hypot(r.rest_x - c.x, r.rest_y - c.y) <= 15.0 and not _seen_in(r, c.frame_t_ns)
             for r in twins
         ):
             break
         obs.pop()
     return obs
+
+
+def _leap(obs: list[Observation]) -> bool:
+    """Whether the last sighting lies where the card could not have gone: farther on than twice its
+    top speed so far would take it, or well back the way it came (another card misread as its face
+    for a frame, and joined to its track)."""
+    speeds = [
+        math.hypot(b.x - a.x, b.y - a.y) / max(1, b.t_ns - a.t_ns) for a, b in zip(obs, obs[1:], strict=False)
+    ]
+    if len(speeds) < 2:
+        return False
+    a, b, c = obs[-3], obs[-2], obs[-1]
+    back = (c.x - b.x) * (b.x - a.x) + (c.y - b.y) * (b.y - a.y) < 0
+    return speeds[-1] > 2.0 * max(speeds[:-1]) or (back and math.hypot(c.x - b.x, c.y - b.y) > AWAY_MM)
 
 
 def _seen_in(tr: Track, frame_t_ns: int) -> bool:
