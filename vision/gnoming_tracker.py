@@ -212,7 +212,9 @@ class GnomingTracker:
                 self.removed.append(card)
             else:
                 self.tops[region] = card
-            if in_turn and travelled and self.player is not None:
+            # A card that came down before the turn opened is no discard of it (the last player's
+            # discard seen again as a track of its own, decided after the next draw).
+            if in_turn and travelled and self.player is not None and t >= self.turn_ns:
                 self._put_down_out(card)
                 data: dict[str, object] = {"card": card}
                 if region != "removed":

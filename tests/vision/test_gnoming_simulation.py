@@ -76,13 +76,16 @@ def test_whole_rounds_are_tracked_from_exact_sightings(seed: int) -> None:
 
 
 @pytest.mark.slow
-def test_a_whole_round_is_tracked_through_dropped_and_misread_sightings() -> None:
-    # Seed 5 with the tests' faults: Ana's 6 comes down on the 6 on pile A, and the card on pile B,
-    # misread as a 6 for a frame, joins its track: a step sideways no card coming to rest makes.
-    rnd = simulate_gnoming(5)
+@pytest.mark.parametrize("seed", [3, 5])
+def test_whole_rounds_are_tracked_through_dropped_and_misread_sightings(seed: int) -> None:
+    # With the tests' faults. Seed 5: Ana's 6 comes down on the 6 on pile A, and the card on pile B,
+    # misread as a 6 for a frame, joins its track: a step aside no card coming to rest makes.
+    # Seed 3: Ana's 8 on pile B is seen again as a track of its own whose landing, timed before
+    # Ben's draw, is decided only after it: no discard of Ben's.
+    rnd = simulate_gnoming(seed)
     cam = CameraModel(width=640, height=360, fps=30.0)
     tracker = GnomingTracker(rnd.layout, camera_calibration(cam))
-    run = track_truth_sightings(rnd.scene, tracker, cam, rnd.buttons(), seed=7, faces=GNOMING_TOKENS)
+    run = track_truth_sightings(rnd.scene, tracker, cam, rnd.buttons(), seed=seed + 2, faces=GNOMING_TOKENS)
     truth = [e for e in rnd.camera_events() if e.type != "round_start"]
     sc = score_events(truth, [e for e in run.events if e.type != "round_start"])
     assert (sc.right, sc.false, sc.missed) == (len(truth), 0, 0), sc.misses + sc.falses
