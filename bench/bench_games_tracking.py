@@ -17,10 +17,14 @@ For Kierki one deal of each kind is measured: a negative deal (1), a trump deal 
 - whether the deal's (hand's, round's) scores refereed from the tracked log equal the truth's;
 - the tracker's throughput on one thread.
 
+``--seeds N`` measures N seeds from ``--seed`` on and sums each game's events; ``--exact`` feeds
+the exact sightings without faults (what is left is the tracker's logic, not its robustness).
+
 Usage::
 
     python bench/bench_games_tracking.py                     # seed 1, every game
     python bench/bench_games_tracking.py --seed 2 --games rummy_3_13 gnoming
+    python bench/bench_games_tracking.py --seed 0 --seeds 12 --games gnoming --exact
 """
 
 from __future__ import annotations
@@ -53,6 +57,10 @@ from vision.simulator.truth_tracking import (  # noqa: E402
 GAMES = ("kierki", "rummy_3_13", "gnoming")
 TIMED = ("play", "draw", "discard", "keep", "flip")
 KIERKI_DEALS = ((1, "negative"), (8, "trump"), (12, "Fan Tan"))
+EXACT = False
+"""Whether the sightings go to the trackers without faults (``--exact``)."""
+TOTALS: dict[str, list[int]] = {}
+"""Per game: events right, true, false, missed, summed over the seeds measured."""
 
 
 def report(
@@ -74,6 +82,9 @@ def report(
         abs(e) / 1e6 for e in score_events(timed, [e for e in got if e.type in TIMED]).time_errors_ns
     )
     equal = true_scores == tracked_scores
+    total = TOTALS.setdefault(label.split()[0], [0, 0, 0, 0])
+    for k, v in enumerate((sc.right, sc.true, sc.false, sc.missed)):
+        total[k] += v
     timing = "no timed events"
     if errs:
         p95 = float(np.percentile(errs, 95))
@@ -103,8 +114,18 @@ def run_tracker(
     end_ns: int | None = None,
 ) -> tuple[TrackedRun, float]:
     t = time.perf_counter()
+    drop, misread = (0.0, 0.0) if EXACT else (0.05, 0.005)  # track_truth_sightings' own defaults
     run = track_truth_sightings(
-        scene, tracker, camera, buttons, start_ns=start_ns, end_ns=end_ns, seed=seed, faces=faces
+        scene,
+        tracker,
+        camera,
+        buttons,
+        start_ns=start_ns,
+        end_ns=end_ns,
+        seed=seed,
+        faces=faces,
+        drop=drop,
+        misread=misread,
     )
     return run, time.perf_counter() - t
 
@@ -167,29 +188,43 @@ def bench_gnoming(seed: int, camera: CameraModel, verbose: bool) -> list[bool]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", type=int, default=1, help="how many seeds to measure, from --seed on")
+    ap.add_argument("--exact", action="store_true", help="exact sightings, no faults injected")
     ap.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
     ap.add_argument("--fps", type=float, default=60.0)
     ap.add_argument("--resolution", default="1280x720")
     ap.add_argument("--verbose", action="store_true", help="list every missed and false event")
     args = ap.parse_args()
+    if args.seeds < 1:
+        ap.error("--seeds must be at least 1")
+    global EXACT
+    EXACT = args.exact
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     w, h = (int(v) for v in args.resolution.split("x"))
     camera = CameraModel(width=w, height=h, fps=args.fps, shutter="rolling", readout_ms=12.0, exposure_ms=4.0)
     print(
         f"camera: {w}x{h} @ {args.fps:g} fps, rolling shutter (12 ms readout, 4 ms exposure); "
-        "sightings: the simulator's exact ones with injected faults (no pixels rendered)"
+        "sightings: the simulator's exact ones "
+        + ("without faults" if args.exact else "with injected faults")
+        + " (no pixels rendered)"
     )
     equal: list[bool] = []
-    for game in args.games:
-        bench = {"kierki": bench_kierki, "rummy_3_13": bench_rummy, "gnoming": bench_gnoming}[game]
-        equal += bench(args.seed, camera, args.verbose)
+    for seed in range(args.seed, args.seed + args.seeds):
+        for game in args.games:
+            bench = {"kierki": bench_kierki, "rummy_3_13": bench_rummy, "gnoming": bench_gnoming}[game]
+            equal += bench(seed, camera, args.verbose)
+    if args.seeds > 1:
+        for game, (right, true, false, missed) in TOTALS.items():
+            tally = f"events right {right}/{true}, false {false}, missed {missed}"
+            print(f"{game} over {args.seeds} seeds: {tally}")
     print(f"scores equal to the truth: {sum(equal)}/{len(equal)}")
     extra = (
         ""
         if (args.fps, args.resolution) == (60.0, "1280x720")
         else f" --fps {args.fps:g} --resolution {args.resolution}"
     )
+    extra += (f" --seeds {args.seeds}" if args.seeds > 1 else "") + (" --exact" if args.exact else "")
     games = " ".join(args.games)
     print(f"command: python bench/bench_games_tracking.py --seed {args.seed} --games {games}{extra}")
     return 0
