@@ -148,8 +148,8 @@ def _picked_up_again(tr: Track, xy: tuple[float, float], tracks: list[Track]) ->
 def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 110.0) -> list[Landing]:
     """Cards that came down on a resting card of the same face (a Gnoming 5 discarded on a 5, a
     second copy on a 3-13 pile): the resting card's track takes the sightings of the one on top,
-    so the moving track just stops being seen, right over it. Such a card landed between its last
-    sighting in motion and the next frame; the moving track is closed."""
+    so the moving track just stops being seen, right over it. Such a card landed about a frame after
+    its last sighting in motion (give or take a frame, the stated err); the moving track is closed."""
     out: list[Landing] = []
     resting = [t for t in table.tracks if t.resting and t.rest_box is not None]
     for tr in table.tracks:
@@ -194,7 +194,11 @@ def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 110.0
             Landing(
                 tr.tid,
                 tr.card,
-                last.t_ns + period // 2,
+                # A frame after its last sighting in motion (or the first a twin's look-alike took):
+                # merged into one look with its twin, it still slides the last few millimetres.
+                # Measured on exact sightings, 30 fps, Gnoming seeds 6-11: median error -14.5 ms at
+                # half a frame, -1.5 ms at a frame; within the stated err 156 -> 186 of 193 discards.
+                (tr.obs[len(obs)] if len(obs) < len(tr.obs) else last).t_ns + period,
                 max(1_000_000, period),
                 base.rest_x,
                 base.rest_y,

@@ -73,6 +73,17 @@ def test_whole_rounds_are_tracked_from_exact_sightings(seed: int) -> None:
     sc = score_events(truth, [e for e in run.events if e.type != "round_start"])
     assert (sc.right, sc.false, sc.missed) == (len(truth), 0, 0), sc.misses + sc.falses
     assert replay_events(rnd.header, run.log).hands == replay_events(rnd.header, rnd.events).hands
+    # Discards are timed within the error they state (one onto a twin, seen last a frame before it
+    # stops, included): 43 of 45, 34 of 35 and 19 of 21 on these rounds (77 of the 101 in all when
+    # such a landing was timed half a frame after its last sighting).
+    discards = [e for e in run.events if e.type == "discard"]
+    within = 0
+    for e in (t for t in truth if t.type == "discard"):
+        got = min(
+            (d for d in discards if (d.seat, d.data) == (e.seat, e.data)), key=lambda d: abs(d.t_ns - e.t_ns)
+        )
+        within += abs(got.t_ns - e.t_ns) <= got.err_ns
+    assert within >= 0.85 * sum(1 for t in truth if t.type == "discard")
 
 
 @pytest.mark.slow
