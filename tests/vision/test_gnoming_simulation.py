@@ -7,13 +7,19 @@ import random
 
 import pytest
 
+from kiosk.games.referee import TableEvent
 from kiosk.replay import replay_events
 from vision.cardart.tokens import GNOMING_TOKENS
 from vision.gnoming_tracker import GnomingTracker
 from vision.simulator.camera import CameraModel
 from vision.simulator.gnoming import GnomingSimulation, simulate_gnoming
 from vision.simulator.render import TableRenderer
-from vision.simulator.truth_tracking import camera_calibration, score_events, track_truth_sightings
+from vision.simulator.truth_tracking import (
+    TrackedRun,
+    camera_calibration,
+    score_events,
+    track_truth_sightings,
+)
 
 
 @pytest.fixture(scope="module")
@@ -58,20 +64,35 @@ def test_a_few_frames_render_the_grids(rnd: GnomingSimulation) -> None:
     assert all(f.image is not None and f.image.shape == (180, 320, 3) for f in frames)
 
 
+def _whole_round(seed: int, *, faults: bool) -> tuple[GnomingSimulation, TrackedRun, list[TableEvent]]:
+    """Tracks a whole round on its exact sightings (with the tests' faults or without) and checks
+    that every camera event is found and none is false; returns the round, the run and the truth."""
+    rnd = simulate_gnoming(seed)
+    cam = CameraModel(width=640, height=360, fps=30.0)
+    tracker = GnomingTracker(rnd.layout, camera_calibration(cam))
+    drop, misread = (0.05, 0.005) if faults else (0.0, 0.0)
+    run = track_truth_sightings(
+        rnd.scene,
+        tracker,
+        cam,
+        rnd.buttons(),
+        seed=seed + 2,
+        drop=drop,
+        misread=misread,
+        faces=GNOMING_TOKENS,
+    )
+    truth = [e for e in rnd.camera_events() if e.type != "round_start"]
+    sc = score_events(truth, [e for e in run.events if e.type != "round_start"])
+    assert (sc.right, sc.false, sc.missed) == (len(truth), 0, 0), sc.misses + sc.falses
+    return rnd, run, truth
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 3, 5])
 def test_whole_rounds_are_tracked_from_exact_sightings(seed: int) -> None:
     # Rounds where cards of one face lie on both A and B, a card is kept in place of a card of its
     # own face, and a flip is seen at rest only once the next draw was told.
-    rnd = simulate_gnoming(seed)
-    cam = CameraModel(width=640, height=360, fps=30.0)
-    tracker = GnomingTracker(rnd.layout, camera_calibration(cam))
-    run = track_truth_sightings(
-        rnd.scene, tracker, cam, rnd.buttons(), seed=seed + 2, drop=0.0, misread=0.0, faces=GNOMING_TOKENS
-    )
-    truth = [e for e in rnd.camera_events() if e.type != "round_start"]
-    sc = score_events(truth, [e for e in run.events if e.type != "round_start"])
-    assert (sc.right, sc.false, sc.missed) == (len(truth), 0, 0), sc.misses + sc.falses
+    rnd, run, truth = _whole_round(seed, faults=False)
     assert replay_events(rnd.header, run.log).hands == replay_events(rnd.header, rnd.events).hands
     # Discards are timed within the error they state (one onto a twin, seen last a frame before it
     # stops, included): 43 of 45, 34 of 35 and 19 of 21 on these rounds (77 of the 101 in all when
@@ -93,10 +114,4 @@ def test_whole_rounds_are_tracked_through_dropped_and_misread_sightings(seed: in
     # misread as a 6 for a frame, joins its track: a step aside no card coming to rest makes.
     # Seed 3: Ana's 8 on pile B is seen again as a track of its own whose landing, timed before
     # Ben's draw, is decided only after it: no discard of Ben's.
-    rnd = simulate_gnoming(seed)
-    cam = CameraModel(width=640, height=360, fps=30.0)
-    tracker = GnomingTracker(rnd.layout, camera_calibration(cam))
-    run = track_truth_sightings(rnd.scene, tracker, cam, rnd.buttons(), seed=seed + 2, faces=GNOMING_TOKENS)
-    truth = [e for e in rnd.camera_events() if e.type != "round_start"]
-    sc = score_events(truth, [e for e in run.events if e.type != "round_start"])
-    assert (sc.right, sc.false, sc.missed) == (len(truth), 0, 0), sc.misses + sc.falses
+    _whole_round(seed, faults=True)

@@ -13,7 +13,12 @@ from vision.rummy_tracker import RummyTracker
 from vision.simulator.camera import CameraModel
 from vision.simulator.render import TableRenderer
 from vision.simulator.rummy import RummySimulation, simulate_rummy
-from vision.simulator.truth_tracking import camera_calibration, score_events, track_truth_sightings
+from vision.simulator.truth_tracking import (
+    TrackedRun,
+    camera_calibration,
+    score_events,
+    track_truth_sightings,
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +36,19 @@ def test_the_truth_is_a_whole_refereed_hand(hand: RummySimulation) -> None:
     assert {e.type for e in hand.camera_events()} == {"draw", "discard", "match", "show"}
 
 
-def test_tracking_the_exact_sightings_gives_the_hands_events_and_scores(hand: RummySimulation) -> None:
+def _track(hand: RummySimulation, *, faults: bool = True) -> TrackedRun:
+    """The rummy tracker on the hand's exact sightings, with the tests' faults or without."""
     cam = CameraModel(width=640, height=360, fps=30.0)
     tracker = RummyTracker(hand.layout, camera_calibration(cam))
-    run = track_truth_sightings(hand.scene, tracker, cam, hand.buttons(), seed=3)
+    drop, misread = (0.05, 0.005) if faults else (0.0, 0.0)
+    run = track_truth_sightings(hand.scene, tracker, cam, hand.buttons(), seed=3, drop=drop, misread=misread)
     sc = score_events(hand.camera_events(), [e for e in run.events if e.type != "hand_start"])
     assert (sc.right, sc.false, sc.missed) == (sc.true, 0, 0), sc.misses + sc.falses
+    return run
+
+
+def test_tracking_the_exact_sightings_gives_the_hands_events_and_scores(hand: RummySimulation) -> None:
+    run = _track(hand)
     start = next(e for e in run.log if e.type == "hand_start")
     assert start.get("piles") == next(e for e in hand.events if e.type == "hand_start").get("piles")
     assert replay_events(hand.header, run.log).hands == replay_events(hand.header, hand.events).hands
@@ -61,21 +73,11 @@ def test_a_few_frames_render_the_piles_and_a_card_in_flight(hand: RummySimulatio
 def test_a_held_card_turned_up_onto_a_card_of_its_face_is_a_discard(seed: int) -> None:
     # With two decks a held card may be turned up onto its twin: on the pile's top card (seed 5's KC)
     # or on a pile that holds one under its top (seed 8's 5S). The twin's track takes its sightings.
-    hand = simulate_rummy(seed)
-    cam = CameraModel(width=640, height=360, fps=30.0)
-    tracker = RummyTracker(hand.layout, camera_calibration(cam))
-    run = track_truth_sightings(hand.scene, tracker, cam, hand.buttons(), seed=3, drop=0.0, misread=0.0)
-    sc = score_events(hand.camera_events(), [e for e in run.events if e.type != "hand_start"])
-    assert (sc.right, sc.false, sc.missed) == (sc.true, 0, 0), sc.misses + sc.falses
+    _track(simulate_rummy(seed), faults=False)
 
 
 @pytest.mark.slow
 def test_a_pile_draw_whose_next_sighting_was_missed_is_still_a_draw() -> None:
     # Seed 1, with the tests' faults: the frame after Dee lifts Cal's 5H loses its sighting, and
     # the card, gathering speed, is next seen too far on for its track: it goes on as a new one.
-    hand = simulate_rummy(1)
-    cam = CameraModel(width=640, height=360, fps=30.0)
-    tracker = RummyTracker(hand.layout, camera_calibration(cam))
-    run = track_truth_sightings(hand.scene, tracker, cam, hand.buttons(), seed=3)
-    sc = score_events(hand.camera_events(), [e for e in run.events if e.type != "hand_start"])
-    assert (sc.right, sc.false, sc.missed) == (sc.true, 0, 0), sc.misses + sc.falses
+    _track(simulate_rummy(1))
