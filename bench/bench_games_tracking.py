@@ -60,7 +60,8 @@ KIERKI_DEALS = ((1, "negative"), (8, "trump"), (12, "Fan Tan"))
 EXACT = False
 """Whether the sightings go to the trackers without faults (``--exact``)."""
 TOTALS: dict[str, list[int]] = {}
-"""Per game: events right, true, false, missed, summed over the seeds measured."""
+"""Per game, summed over the seeds measured: events right, true, false, missed; timed events within
+their stated err, timed events right."""
 
 
 def report(
@@ -78,17 +79,19 @@ def report(
     # Time errors of the moments a camera times (a card landing, turned, taken); a sweep, a reveal
     # or a hand laid out has no one true instant.
     timed = [e for e in truth_camera if e.type in TIMED]
-    errs = sorted(
-        abs(e) / 1e6 for e in score_events(timed, [e for e in got if e.type in TIMED]).time_errors_ns
-    )
+    timed_sc = score_events(timed, [e for e in got if e.type in TIMED])
+    errs = sorted(abs(e) / 1e6 for e in timed_sc.time_errors_ns)
     equal = true_scores == tracked_scores
-    total = TOTALS.setdefault(label.split()[0], [0, 0, 0, 0])
-    for k, v in enumerate((sc.right, sc.true, sc.false, sc.missed)):
+    total = TOTALS.setdefault(label.split()[0], [0, 0, 0, 0, 0, 0])
+    for k, v in enumerate((sc.right, sc.true, sc.false, sc.missed, timed_sc.within_err, timed_sc.right)):
         total[k] += v
     timing = "no timed events"
     if errs:
         p95 = float(np.percentile(errs, 95))
-        timing = f"landing/lift time error median {statistics.median(errs):.1f} ms, p95 {p95:.1f} ms"
+        timing = (
+            f"landing/lift time error median {statistics.median(errs):.1f} ms, p95 {p95:.1f} ms, "
+            f"within the stated err {timed_sc.within_err}/{len(errs)}"
+        )
     print(
         f"{label}: events right {sc.right}/{sc.true}, false {sc.false}, missed {sc.missed}; {timing}; "
         f"scores equal to the truth: {equal}; {run.frames} frames in {seconds:.0f} s, "
@@ -215,8 +218,9 @@ def main() -> int:
             bench = {"kierki": bench_kierki, "rummy_3_13": bench_rummy, "gnoming": bench_gnoming}[game]
             equal += bench(seed, camera, args.verbose)
     if args.seeds > 1:
-        for game, (right, true, false, missed) in TOTALS.items():
+        for game, (right, true, false, missed, within, timed) in TOTALS.items():
             tally = f"events right {right}/{true}, false {false}, missed {missed}"
+            tally += f"; timed events within the stated err {within}/{timed}"
             print(f"{game} over {args.seeds} seeds: {tally}")
     print(f"scores equal to the truth: {sum(equal)}/{len(equal)}")
     extra = (

@@ -82,6 +82,8 @@ class EventScore:
     misses: list[str] = field(default_factory=list)
     falses: list[str] = field(default_factory=list)
     time_errors_ns: list[int] = field(default_factory=list)
+    within_err: int = 0
+    """Right events whose time error is within the ``err_ns`` the tracker stated."""
 
 
 def camera_calibration(camera: CameraModel) -> Calibration:
@@ -182,6 +184,7 @@ def score_events(truth: Sequence[TableEvent], tracked: Sequence[TableEvent]) -> 
         used.add(best)
         sc.right += 1
         sc.time_errors_ns.append(tracked[best].t_ns - e.t_ns)
+        sc.within_err += best_dt <= tracked[best].err_ns
     for i, k in enumerate(tracked):
         if i not in used:
             sc.false += 1
