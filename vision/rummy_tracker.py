@@ -89,6 +89,8 @@ class RummyTracker:
         self._backs: dict[str, list[int]] = {}
         """Frames since the last face-up card came to rest on each seat's pile in which a face-down card
         covered it (the held card, before it is turned up)."""
+        self._last_frame_ns: int | None = None
+        self._frame_period = 16_666_667
         self._first_seen: dict[int, int] = {}
         """When each track's face was first seen (a card turned up is timed by it)."""
         self.calls: list[tuple[int, str]] = []
@@ -127,6 +129,9 @@ class RummyTracker:
 
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame; returns the events that are now final, in time order."""
+        if self._last_frame_ns is not None and frame.t_ns > self._last_frame_ns:
+            self._frame_period = frame.t_ns - self._last_frame_ns
+        self._last_frame_ns = frame.t_ns
         sightings = list(sightings)
         self._watch_backs(frame, sightings)
         landings = {ld.track: ld for ld in self.table.step(frame, sightings)}
@@ -168,7 +173,9 @@ class RummyTracker:
         self.piles.setdefault(seat, []).append(card)
         self._backs.pop(seat, None)
         if self._discard_time(t_ns):
-            self.queue.add("discard", t_ns, self._period(), seat, {"card": card})
+            # The face came up between the frame before and the one that first showed it.
+            half = self._period() // 2
+            self.queue.add("discard", t_ns - half, max(1_000_000, half), seat, {"card": card})
 
     def _watch_backs(self, frame: Frame, sightings: list[CardSighting]) -> None:
         """Counts the frames in which a face-down card lies on a pile with no face showing there."""
@@ -208,11 +215,8 @@ class RummyTracker:
         return self.queue.release(None)
 
     def _period(self) -> int:
-        return (
-            max(1_000_000, self.table.last_t - self.table.last_frame_t)
-            if self.table.last_frame_t
-            else 16_666_667
-        )
+        """The camera's frame period, as the last two frames show it (60 fps before the second)."""
+        return max(1_000_000, self._frame_period)
 
     def _lay(self, seat: str, landing: Landing) -> None:
         if landing.track in self._laid_tracks:

@@ -44,6 +44,12 @@ def _track(hand: RummySimulation, *, faults: bool = True) -> TrackedRun:
     run = track_truth_sightings(hand.scene, tracker, cam, hand.buttons(), seed=3, drop=drop, misread=misread)
     sc = score_events(hand.camera_events(), [e for e in run.events if e.type != "hand_start"])
     assert (sc.right, sc.false, sc.missed) == (sc.true, 0, 0), sc.misses + sc.falses
+    # Discards are timed by the frame that first shows the face, within the error they state.
+    discards = score_events(
+        [e for e in hand.camera_events() if e.type == "discard"],
+        [e for e in run.events if e.type == "discard"],
+    )
+    assert discards.within_err >= 0.8 * discards.right, (discards.within_err, discards.right)
     return run
 
 
