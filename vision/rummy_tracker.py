@@ -86,9 +86,9 @@ class RummyTracker:
         self._known: set[int] = set()
         self._laid: dict[str, _Laid] = {}
         self._laid_tracks: set[int] = set()
-        self._backs: dict[str, list[int]] = {}
-        """Frames since the last face-up card came to rest on each seat's pile in which a face-down card
-        covered it (the held card, before it is turned up)."""
+        self._backs: dict[str, tuple[int, int]] = {}
+        """Per seat, since the last face-up card came to rest on its pile: how many frames a face-down
+        card covered the pile (the held card, before it is turned up), and the last one's time."""
         self._last_frame_ns: int | None = None
         self._frame_period = 16_666_667
         self._first_seen: dict[int, int] = {}
@@ -188,18 +188,18 @@ class RummyTracker:
                     near.setdefault(seat, []).append(s.card == BACK)
         for seat, backs in near.items():
             if all(backs):
-                self._backs.setdefault(seat, []).append(frame.t_ns)
+                self._backs[seat] = (self._backs.get(seat, (0, 0))[0] + 1, frame.t_ns)
 
     def _held(self, seat: str) -> bool:
         """Whether a face-down card has lain on ``seat``'s pile since its top card came to rest."""
-        return len(self._backs.get(seat, ())) >= HELD_FRAMES
+        return self._backs.get(seat, (0, 0))[0] >= HELD_FRAMES
 
     def _turned_up_twins(self) -> None:
         """A held card turned up on a pile that has a card of its face (two decks): the top card, or
         one under it that was seen on the pile before. That card's track takes the sightings, so
         the discard is seen as that track's face showing after the face-down card covered the pile."""
         for seat in [s for s in self._backs if self._held(s)]:
-            since = self._backs[seat][-1]
+            since = self._backs[seat][1]
             for tr in self.table.tracks:
                 if tr.tid not in self._known or tr.place != (seat, "pile", 0):
                     continue
