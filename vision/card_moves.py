@@ -164,10 +164,7 @@ def covered_landings(table: TableTracker, now_ns: int, *, near_mm: float = 110.0
         reach = max(near_mm, 1.5 * math.hypot(vx, vy)) if len(obs) < len(tr.obs) else near_mm
         # A card coming to rest slows down to its stop; one that is only passing over a twin (hidden
         # for a moment by the hand carrying it) still moves at its full speed.
-        speeds = [
-            math.hypot(b.x - a.x, b.y - a.y) / max(1, b.t_ns - a.t_ns)
-            for a, b in zip(obs, obs[1:], strict=False)
-        ]
+        speeds = _speeds(obs)
         if len(speeds) >= 2 and speeds[-1] > SLOWING * max(speeds):
             continue
 
@@ -237,14 +234,19 @@ def _leap(obs: list[Observation]) -> bool:
     """Whether the last sighting lies where the card could not have gone: farther on than twice its
     top speed so far would take it, or well back the way it came (another card misread as its face
     for a frame, and joined to its track)."""
-    speeds = [
-        math.hypot(b.x - a.x, b.y - a.y) / max(1, b.t_ns - a.t_ns) for a, b in zip(obs, obs[1:], strict=False)
-    ]
+    speeds = _speeds(obs)
     if len(speeds) < 2:
         return False
     a, b, c = obs[-3], obs[-2], obs[-1]
     back = (c.x - b.x) * (b.x - a.x) + (c.y - b.y) * (b.y - a.y) < 0
     return speeds[-1] > 2.0 * max(speeds[:-1]) or (back and math.hypot(c.x - b.x, c.y - b.y) > AWAY_MM)
+
+
+def _speeds(obs: list[Observation]) -> list[float]:
+    """The card's speed (mm per ns) between each two sightings in a row."""
+    return [
+        math.hypot(b.x - a.x, b.y - a.y) / max(1, b.t_ns - a.t_ns) for a, b in zip(obs, obs[1:], strict=False)
+    ]
 
 
 def _seen_in(tr: Track, frame_t_ns: int) -> bool:

@@ -179,8 +179,10 @@ class RummyTracker:
 
     def _watch_backs(self, frame: Frame, sightings: list[CardSighting]) -> None:
         """Counts the frames in which a face-down card lies on a pile with no face showing there."""
+        if not any(s.card == BACK for s in sightings):
+            return  # most frames: nothing face down in view, nothing to place
         near: dict[str, list[bool]] = {}
-        points = self.table.calibration.to_table([s.center for s in sightings]) if sightings else []
+        points = self.table.calibration.to_table([s.center for s in sightings])
         for s, (x, y) in zip(sightings, points, strict=True):
             for seat in self.layout.seats:
                 pile = self.layout.slot(seat, "pile", 0).pose
@@ -203,7 +205,12 @@ class RummyTracker:
             for tr in self.table.tracks:
                 if tr.tid not in self._known or tr.place != (seat, "pile", 0):
                     continue
-                after = [o.t_ns for o in tr.obs if o.t_ns > since]
+                after = []
+                for o in reversed(tr.obs):  # only the sightings since the cover, newest first
+                    if o.t_ns <= since:
+                        break
+                    after.append(o.t_ns)
+                after.reverse()
                 # Shown a while: a held card lifted to be turned over shows the top card for a moment.
                 if len(after) >= HELD_FRAMES and after[-1] - after[0] >= TURNED_UP_NS:
                     self._turned_up(seat, tr.card, after[0])
