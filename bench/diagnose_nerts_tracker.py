@@ -262,9 +262,10 @@ def diagnose(
                 print(f"    {what} only in the tracked log at {t / 1000:.3f}: {text}")
         true_n = [(e.seat, e.get("card")) for e in truth if e.get("from") == "nerts"]
         seen_n = [(e.seat, e.get("card")) for e in events if e.get("from") == "nerts"]
+        seen_n += nerts_tops_left(events)
         for seat, card in true_n:
             if (seat, card) not in seen_n:
-                print(f"    {seat}'s {card} left the Nerts pile unseen (no event with from: nerts)")
+                print(f"    {seat}'s {card} left the Nerts pile unseen (no event from: nerts, no new top)")
         for seat, card in seen_n:
             if (seat, card) not in true_n:
                 print(f"    {seat}'s {card} seen leaving the Nerts pile, but it did not")
@@ -281,6 +282,19 @@ def diagnose(
         sc.races_agree,
         sc.races_decidable,
     )
+
+
+def nerts_tops_left(events: list[TableEvent]) -> list[tuple[str | None, Any]]:
+    """The Nerts cards a log's ``nerts_top`` events say left: each top followed by another."""
+    tops: dict[str | None, Any] = {}
+    left = []
+    for e in events:
+        if e.type == "nerts_top":
+            before = tops.get(e.seat)
+            if before is not None and before != e.get("card"):
+                left.append((e.seat, before))
+            tops[e.seat] = e.get("card")
+    return left
 
 
 def main() -> int:

@@ -1973,6 +1973,8 @@ class NertsTracker:
         """Every landing seen and the event it made (None when it made none), for diagnostics."""
         self._pile_reads: dict[str, deque[tuple[int, tuple[tuple[str, float], ...]]]] = {}
         """Each pile's recent unsure readings (:meth:`_read_as_expected`): time and likeliest faces."""
+        self._nerts_tops: dict[str, str] = {}
+        """The card last reported on top of each seat's Nerts pile (:meth:`_watch_nerts_tops`)."""
         self.table.place_of = self._place_of  # type: ignore[method-assign]
 
     # -- places --------------------------------------------------------------------------------
@@ -2018,7 +2020,37 @@ class NertsTracker:
             self.landings.append((landing, event))
             if event is not None:
                 self._add(event, landing)
+        self._watch_nerts_tops(frame.t_ns)
         return self._release(frame.t_ns - self.settings.latency_ns)
+
+    def _watch_nerts_tops(self, now_ns: int) -> None:
+        """Queues a ``nerts_top`` event when a new card has settled on top of a seat's Nerts pile: the
+        card before it has left, even when the camera lost it on its way (rules §12: count Nerts cards as
+        they leave). The new card must have rested there for :data:`NERTS_TOP_NS` over
+        :data:`NERTS_TOP_OBS` sightings or more, be seen there still, and the top reported before must
+        not have been seen there since it came: a top misread for a few frames is still seen between."""
+        fresh: dict[str, Track] = {}
+        for tr in self.table.tracks:
+            place = tr.place
+            if not tr.resting or place is None or place[1] != "nerts" or place[0] is None:
+                continue
+            if tr.card == self._nerts_tops.get(place[0]) or now_ns - tr.last.t_ns > NERTS_TOP_SEEN_NS:
+                continue
+            at_rest = sum(o.t_ns >= tr.rest_since for o in tr.obs)
+            if now_ns - tr.rest_since < NERTS_TOP_NS or at_rest < NERTS_TOP_OBS:
+                continue
+            best = fresh.get(place[0])
+            if best is None or tr.last.t_ns > best.last.t_ns:
+                fresh[place[0]] = tr
+        for seat, tr in fresh.items():
+            before = self._nerts_tops.get(seat)
+            old = [t for t in self.table.tracks if t.card == before and t.place == tr.place]
+            if any(t.last.t_ns > tr.rest_since for t in old):
+                continue
+            self._nerts_tops[seat] = tr.card
+            self._pending.append(
+                TableEvent("nerts_top", tr.rest_since - self.t0_ns, 0, seat, {"card": tr.card})
+            )
 
     def _rests_by_index(self, landing: Landing) -> bool:
         """Whether a landing's card rests seen by its corner index alone (its place is the index's)."""
@@ -2498,6 +2530,12 @@ class NertsTracker:
         return mine < min(others) - UNDER_STEP * step
 
 
+NERTS_TOP_NS = 400_000_000
+"""How long a new card must rest on a Nerts pile before it counts as that pile's new top."""
+NERTS_TOP_OBS = 8
+"""Sightings of it at rest there, at the least (a card carried over the pile is seen a frame or two)."""
+NERTS_TOP_SEEN_NS = 200_000_000
+"""It must still be seen there: a track not seen for longer may be a card that left long ago."""
 UNDER_STEP = 0.3
 """A card whose far edge lies beyond the far edge of every card of a work pile by more than this share of a
 fan step went under the pile (M7)."""

@@ -186,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
     if result.header.game == "nerts":
         plays = sum(1 for e in result.events if e.type == "foundation_play")
         moves = sum(1 for e in result.events if e.type == "move")
-        print(f"{result.frames} frames: {plays} foundation plays, {moves} moves -> {out}")
+        tops = sum(1 for e in result.events if e.type == "nerts_top")
+        print(f"{result.frames} frames: {plays} foundation plays, {moves} moves, {tops} Nerts tops -> {out}")
     else:
         print(f"{result.frames} frames: {len(result.events)} events -> {out}")
     print(

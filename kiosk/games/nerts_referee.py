@@ -66,7 +66,7 @@ __all__ = ["NertsReferee", "RefPile", "NERTS_EVENT_TYPES", "parse_source", "pars
 
 NERTS_EVENT_TYPES = frozenset({
     "hand_start", "foundation_play", "move", "turn", "recycle", "rotate", "stuck", "call", "count",
-    "hand_end",
+    "hand_end", "nerts_top",
 })
 
 _SOURCES = {"nerts": "N", "n": "N", "waste": "W", "w": "W"}
@@ -183,6 +183,11 @@ class _Hand:
     stuck: list[bool] = field(default_factory=list)
     nerts_out: list[int] = field(default_factory=list)
     """Untracked: cards seen leaving each Nerts pile (§12: count them as they leave)."""
+    nerts_gone: list[set[Card]] = field(default_factory=list)
+    """Untracked: which cards those were, so that a card seen leaving and then seen replaced on top
+    (``nerts_top``) is counted once."""
+    nerts_top: list[Card | None] = field(default_factory=list)
+    """Untracked: the card last seen on top of each Nerts pile (``nerts_top``)."""
     on_foundation: set[Card] = field(default_factory=set)
     jokers_played: list[int] = field(default_factory=list)
     resets: int = 0
@@ -217,7 +222,7 @@ class NertsReferee(Referee):
             "hand_start": self._on_hand_start, "foundation_play": self._on_play, "move": self._on_move,
             "turn": self._on_search, "recycle": self._on_search, "rotate": self._on_search,
             "stuck": self._on_stuck, "call": self._on_call, "count": self._on_count,
-            "hand_end": self._on_hand_end,
+            "hand_end": self._on_hand_end, "nerts_top": self._on_nerts_top,
         }
         super().__init__(seats, options)
 
@@ -256,7 +261,8 @@ class NertsReferee(Referee):
         n = self.n
         layouts = [deal_layout(s, order, self.opts) for s, order in enumerate(deal)] if deal else []
         self.hand = _Hand(self.hands_played, deal is not None, layouts, stuck=[False] * n,
-                          nerts_out=[0] * n, jokers_played=[0] * n, penalties=[0] * n)
+                          nerts_out=[0] * n, nerts_gone=[set() for _ in range(n)], nerts_top=[None] * n,
+                          jokers_played=[0] * n, penalties=[0] * n)
         return self.hand
 
     def _live_hand(self, e: TableEvent) -> _Hand | None:
@@ -553,7 +559,7 @@ class NertsReferee(Referee):
                 lay.work[int(src) - 1].pop()
             lay.stuck = False
         elif src == "N":
-            hand.nerts_out[seat] += 1
+            _left_nerts(hand, seat, card)
         hand.stuck[seat] = False
         hand.idle_resets = 0
 
@@ -645,7 +651,7 @@ class NertsReferee(Referee):
                 self._breach(e, "illegal_move", f"{name}: {blind}: take it back", seat)
                 return
             if src == "N":
-                hand.nerts_out[seat] += 1
+                _left_nerts(hand, seat, card)
             if src in ("N", "W"):
                 hand.idle_resets = 0
             hand.stuck[seat] = False
@@ -844,6 +850,26 @@ class NertsReferee(Referee):
             return
         old = hand.counts.get(seat, (None, None))
         hand.counts[seat] = (nerts if nerts is not None else old[0], found if found is not None else old[1])
+
+    def _on_nerts_top(self, e: TableEvent) -> None:
+        """The camera saw ``card`` on top of the seat's Nerts pile (§12: the referee learns a Nerts card
+        when it turns up). A new top means the card that lay on it has left, whether or not its move was
+        seen: a move the camera missed still counts against N. Only an untracked hand (no ``deal``)
+        uses it; with the layouts, the dealt pile decides."""
+        seat = self.seat_index(e.seat)
+        card = self._card(e.require("card"), seat)
+        hand = self._live_hand(e)
+        if hand is None or hand.tracked:
+            return
+        before = hand.nerts_top[seat]
+        hand.nerts_top[seat] = card
+        if card in hand.nerts_gone[seat]:
+            # Seen leaving, yet on top again: it went back (a refused play, §6.1), or its departure was a
+            # misread. Either way it is in the pile, and the card seen on top meanwhile never left it.
+            hand.nerts_gone[seat].discard(card)
+            hand.nerts_out[seat] -= 1
+        elif before is not None and before != card and before not in hand.nerts_gone[seat]:
+            _left_nerts(hand, seat, before)
 
     def _on_hand_end(self, e: TableEvent) -> None:
         if self.hand is None:
@@ -1050,3 +1076,13 @@ def _signed(x: int) -> str:
 
 _OPEN_ACE = Card.joker()
 """The face of an undeclared joker that starts a pile: an Ace whose suit is still open (§12)."""
+
+
+def _left_nerts(hand: _Hand, seat: int, card: Card) -> None:
+    """Counts a card leaving a seat's Nerts pile in an untracked hand (§12: 13 minus those played), once:
+    a refused card goes back and may leave again. A seat's two jokers look alike: each one counts."""
+    if card.is_joker:
+        hand.nerts_out[seat] += 1
+    elif card not in hand.nerts_gone[seat]:
+        hand.nerts_gone[seat].add(card)
+        hand.nerts_out[seat] += 1

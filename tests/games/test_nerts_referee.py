@@ -152,6 +152,53 @@ def test_missing_counts_are_estimated_from_cards_leaving_the_nerts_pile() -> Non
     assert "hand 1: no Nerts count for Ben: estimated 12 from the cards seen leaving it" in report.notes
 
 
+def test_a_new_nerts_top_counts_the_card_before_it_as_gone_even_when_its_move_went_unseen() -> None:
+    # Ben's Nerts pile shows 7D, then AC (7D went to a work pile the camera missed), then QH: AC went,
+    # and its play was seen too. Two cards gone, counted once each.
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"),
+             ev("1.5", "nerts_top", "Ben", card="7D"),
+             ev("4", "nerts_top", "Ben", card="AC"),
+             ev("6", "nerts_top", "Ben", card="QH"),
+             ev("6.2", "foundation_play", "Ben", card="AC", pile="C", **{"from": "nerts"}),
+             ev("10", "call", "Ana"), ev("11", "hand_end")]
+    report = run(lines)
+    assert report.hands == [{"Ana": 0, "Ben": 1 - 2 * 11}]
+    assert "hand 1: no Nerts count for Ben: estimated 11 from the cards seen leaving it" in report.notes
+
+
+def test_a_nerts_top_seen_again_after_a_misread_leaves_the_count_as_it_was() -> None:
+    # 7D misread as 7H for a while: "7H" on top, then 7D again. No card left the pile.
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"),
+             ev("1.5", "nerts_top", "Ben", card="7D"),
+             ev("4", "nerts_top", "Ben", card="7H"),
+             ev("5", "nerts_top", "Ben", card="7D"),
+             ev("10", "call", "Ana"), ev("11", "hand_end")]
+    assert run(lines).hands == [{"Ana": 0, "Ben": -26}]
+
+
+def test_a_refused_nerts_card_played_again_counts_once() -> None:
+    # Ben's 2S loses a race, goes back on his Nerts pile (the camera sees it on top again) and is played
+    # again later: one card left the pile, not two.
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AS"], "S", 2.0),
+             ev("2.9", "nerts_top", "Ben", card="2S"),
+             ev("3", "foundation_play", "Ana", card="2S", pile="S"),
+             ev("3.2", "foundation_play", "Ben", card="2S", pile="S", **{"from": "nerts"}),
+             ev("3.5", "nerts_top", "Ben", card="5H"),
+             ev("4", "move", "Ben", card="2S", to="nerts", **{"from": "S"}),
+             ev("4.1", "nerts_top", "Ben", card="2S"),
+             ev("7", "foundation_play", "Ben", card="AS", pile="S2", **{"from": "waste"}),
+             ev("8.5", "foundation_play", "Ben", card="2S", pile="S2", **{"from": "nerts"}),
+             ev("10", "call", "Ana"), ev("11", "hand_end")]
+    report = run(lines)
+    assert texts(report, "race") == ["Ana first by 200 ms: Ben, take back 2♠"]
+    assert report.hands[0]["Ben"] == 2 - 2 * 12
+
+
+def test_nerts_top_needs_a_card() -> None:
+    with pytest.raises(LogFormatError, match="line 3: 'nerts_top' event needs a 'card' field"):
+        run([header(["Ana", "Ben"]), ev("1", "hand_start"), ev("2", "nerts_top", "Ben")])
+
+
 def test_audit_counts_override_tracking_and_the_difference_is_logged() -> None:
     lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ben", ["AS", "2S"], "S", 2.0),
              ev("10", "call", "Ana"), ev("11", "count", "Ana", nerts=0, foundation=1),

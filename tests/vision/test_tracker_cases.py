@@ -1707,3 +1707,49 @@ def test_a_piles_top_card_seen_again_long_after_with_a_side_covered_is_not_a_pla
 
     events, _ = _film(scene, 240)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AH")]
+
+
+ANA_NERTS = LAYOUT.slots[("Ana", "nerts", 0)].pose
+
+
+def _nerts_tops(events: list[TableEvent]) -> list[tuple[str | None, object, int]]:
+    return [(e.seat, e.get("card"), e.t_ns) for e in events if e.type == "nerts_top"]
+
+
+def test_a_new_card_on_top_of_a_nerts_pile_is_reported_even_when_the_one_before_left_unseen() -> None:
+    # Ana's 7D rests on her Nerts pile; a hand hides the pile (frames 60-79) while 7D leaves for a work
+    # pile out of sight; then QH shows on top. The referee counts 7D as gone from the new top alone.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 60:
+            return [_whole("7D", _box(ANA_NERTS.x, ANA_NERTS.y))]
+        if k < 80:
+            return []
+        return [_whole("QH", _box(ANA_NERTS.x + 1.0, ANA_NERTS.y))]
+
+    events, _ = _film(scene, 140)
+    assert [(seat, card) for seat, card, _ in _nerts_tops(events)] == [("Ana", "7D"), ("Ana", "QH")]
+    assert _nerts_tops(events)[1][2] == 80 * PERIOD
+
+
+@pytest.mark.parametrize("every", [3, 6])
+def test_a_nerts_top_misread_now_and_then_is_no_new_top(every: int) -> None:
+    # 7D read as 7H in one frame in ``every``, for two seconds: still one card, 7D, on top.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        card = "7H" if k % every == 0 and k > 20 else "7D"
+        return [_whole(card, _box(ANA_NERTS.x, ANA_NERTS.y))]
+
+    events, _ = _film(scene, 140)
+    assert [(seat, card) for seat, card, _ in _nerts_tops(events)] == [("Ana", "7D")]
+
+
+def test_a_card_carried_over_a_nerts_pile_is_no_new_top() -> None:
+    # Ana's waste card 5S crosses her Nerts pile on its way to the centre and is held still over 7D for a
+    # fifth of a second while she looks for where to play it.
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if not 40 <= k < 70:
+            return [_whole("7D", _box(ANA_NERTS.x, ANA_NERTS.y))]
+        step = min(k, 52) - 46 + max(0, k - 64)
+        return [_whole("5S", _box(ANA_NERTS.x + 4.0 * step, ANA_NERTS.y - 3.0 * step))]
+
+    events, _ = _film(scene, 140)
+    assert [(seat, card) for seat, card, _ in _nerts_tops(events)] == [("Ana", "7D")]
