@@ -240,6 +240,8 @@ class NertsReferee(Referee):
         self.infractions: list[Infraction] = []
         self._new: list[Ruling] = []
         self._estimates: list[str] = []
+        self._tops_ahead: dict[int, Card] = {}
+        """Nerts tops seen while no hand is in play (the deal, before "Go"): the next hand's first tops."""
 
     def _rule(self, t: int, kind: str, text: str, seats: Sequence[int] = ()) -> None:
         r = Ruling(t, kind, text, tuple(self.seats[s] for s in seats))
@@ -261,8 +263,10 @@ class NertsReferee(Referee):
         n = self.n
         layouts = [deal_layout(s, order, self.opts) for s, order in enumerate(deal)] if deal else []
         self.hand = _Hand(self.hands_played, deal is not None, layouts, stuck=[False] * n,
-                          nerts_out=[0] * n, nerts_gone=[set() for _ in range(n)], nerts_top=[None] * n,
+                          nerts_out=[0] * n, nerts_gone=[set() for _ in range(n)],
+                          nerts_top=[self._tops_ahead.get(s) for s in range(n)],
                           jokers_played=[0] * n, penalties=[0] * n)
+        self._tops_ahead = {}
         return self.hand
 
     def _live_hand(self, e: TableEvent) -> _Hand | None:
@@ -858,8 +862,15 @@ class NertsReferee(Referee):
         uses it; with the layouts, the dealt pile decides."""
         seat = self.seat_index(e.seat)
         card = self._card(e.require("card"), seat)
-        hand = self._live_hand(e)
-        if hand is None or hand.tracked:
+        hand = self.hand
+        if self.over:
+            return
+        if hand is None or hand.phase != "play":
+            # The camera watches the deal before "Go", and the next deal after a call: a top seen then is
+            # the next hand's first, not a card that left this one.
+            self._tops_ahead[seat] = card
+            return
+        if hand.tracked:
             return
         before = hand.nerts_top[seat]
         hand.nerts_top[seat] = card

@@ -194,6 +194,19 @@ def test_a_refused_nerts_card_played_again_counts_once() -> None:
     assert report.hands[0]["Ben"] == 2 - 2 * 12
 
 
+def test_nerts_tops_seen_before_go_are_the_hands_first_and_those_after_a_call_the_next_hands() -> None:
+    # The camera sees Ben's first Nerts card while the hand is dealt, before "Go"; then 9C replaces it.
+    # After Ana's call, the next deal's top (KS) changes nothing in the hand just called.
+    lines = [header(["Ana", "Ben"]), ev("0.5", "nerts_top", "Ben", card="7D"), ev("1", "hand_start"),
+             ev("4", "nerts_top", "Ben", card="9C"),
+             ev("10", "call", "Ana"), ev("10.5", "nerts_top", "Ben", card="KS"), ev("11", "hand_end"),
+             ev("12", "hand_start"), ev("13", "nerts_top", "Ben", card="2H"),
+             ev("20", "call", "Ana"), ev("21", "hand_end")]
+    report = run(lines)
+    # Hand 1: 7D gone (N 12). Hand 2: KS was its first top, 2H replaced it (N 12 again).
+    assert report.hands == [{"Ana": 0, "Ben": -24}, {"Ana": 0, "Ben": -24}]
+
+
 def test_nerts_top_needs_a_card() -> None:
     with pytest.raises(LogFormatError, match="line 3: 'nerts_top' event needs a 'card' field"):
         run([header(["Ana", "Ben"]), ev("1", "hand_start"), ev("2", "nerts_top", "Ben")])
