@@ -1269,6 +1269,10 @@ class TableTracker:
         for o2 in reversed(tr.obs[:-n]):
             w, h = o2.box[2] - o2.box[0], o2.box[3] - o2.box[1]
             if w * h <= 1.3 * rw * rh:
+                if self._index_only(o2) and math.hypot(*robust_shift(rb, o2.box)) > 3 * self.rest_px:
+                    # Its corner index still moved after any fuller view: that view showed the card on its
+                    # way, not where it rests (a box a side of which lay by chance where the index rests).
+                    break
                 continue
             if math.hypot(*robust_shift(rb, o2.box)) <= 3 * self.rest_px:
                 return o2

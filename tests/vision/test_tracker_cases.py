@@ -1753,3 +1753,29 @@ def test_a_card_carried_over_a_nerts_pile_is_no_new_top() -> None:
 
     events, _ = _film(scene, 140)
     assert [(seat, card) for seat, card, _ in _nerts_tops(events)] == [("Ana", "7D")]
+
+
+def test_a_card_resting_by_its_index_is_placed_where_the_index_rests_not_by_a_box_seen_on_its_way() -> None:
+    # Ana moves QD from her Nerts pile onto work pile 3. At rest only its corner index is read; on its
+    # way, five frames before it stops, the recognizer boxed it once wrongly, a box sharing two sides
+    # with where the index comes to rest but reaching toward work pile 2. That box is no view of the card
+    # at rest: the index moved on after it.
+    start = LAYOUT.slots[("Ana", "nerts", 0)].pose
+    end = (LAYOUT.slots[("Ana", "work", 3)].pose.x, LAYOUT.slots[("Ana", "work", 3)].pose.y + 42.0)
+
+    def index_at(x: float, y: float) -> CardSighting:
+        return _part("QD", (x - 23.0 - 7.0, y - 32.0 - 4.0, x - 23.0 + 7.0, y - 32.0 + 4.0))
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 10:
+            return [_whole("QD", _box(start.x, start.y))]
+        u = min(1.0, (k - 10) / 15)
+        x, y = start.x + u * (end[0] - start.x), start.y + u * (end[1] - start.y)
+        if k == 20:
+            ix1, iy0 = end[0] - 23.0 + 7.0, end[1] - 32.0 - 4.0
+            return [_part("QD", (ix1 - CARD_W_MM, iy0, ix1, iy0 + CARD_H_MM))]
+        return [index_at(x, y)]
+
+    events, _ = _film(scene, 120)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "QD", "nerts", "work3")]
