@@ -100,6 +100,10 @@ STANDARD_FACES: tuple[str, ...] = tuple(
 """The faces of a standard deck: what a Nerts table holds (jokers only with ``jokers = 2``)."""
 MIN_FLIGHT_NS = 120_000_000
 """The shortest time a card takes from a seat's layout to the centre."""
+CARRY_MM_S = 4500.0
+"""The fastest average speed of a card carried from a seat's layout, from its last sighting there (at rest
+or just lifted) to a sighting on its way. The fastest seen in simulated hands averaged 3.2 m/s (842 mm in
+265 ms, a reach across the table); a thrown card peaks at 4-5 m/s only after it has left the hand."""
 MOVE_UNSEEN_NS = 450_000_000
 """Longest a card moved within a seat's layout may go unseen, from its last sighting where it lay to its
 first at rest on the work pile it went to, to be taken for the card of its face that appears there."""
@@ -1758,8 +1762,21 @@ class TableTracker:
             )
             and 0 < first.t_ns - self._last_away(t, tr).t_ns <= self.settings.link_ns
             and first.frame - self._last_away(t, tr).frame >= 3
+            and self._could_fly(self._last_away(t, tr), first)
         ]
         return max(gone, key=lambda t: self._last_away(t, tr).t_ns) if gone else None
+
+    def _could_fly(self, away: Observation, first: Observation) -> bool:
+        """Whether a card last seen at ``away`` in a seat's layout could be the card first seen at ``first``
+        in the centre: no card lifted there crosses the table faster than :data:`CARRY_MM_S` on average
+        (give or take a card's half width). A card of its face seen farther on sooner is another one (a race
+        twin that landed unseen, first seen at rest)."""
+        if self.layout.seat_of_point(first.x, first.y) is not None:
+            return True
+        if self.layout.seat_of_point(away.x, away.y) is None:
+            return True
+        reach = CARD_W_MM / 2 + CARRY_MM_S * (first.t_ns - away.t_ns) / 1e9
+        return math.hypot(first.x - away.x, first.y - away.y) <= reach
 
     def _last_away(self, src: Track, tr: Track) -> Observation:
         """The last sighting of ``src`` (a card lifted from a seat's layout, or resting there) that does

@@ -1779,3 +1779,23 @@ def test_a_card_resting_by_its_index_is_placed_where_the_index_rests_not_by_a_bo
     events, _ = _film(scene, 120)
     moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
     assert moves == [("Ana", "QD", "nerts", "work3")]
+
+
+def test_a_card_in_the_centre_sooner_than_a_flight_after_a_twin_left_its_layout_is_not_that_twin() -> None:
+    # Ana lifts her AS from her waste under her hand (frame 30); Ben lifts his from his waste at frame 48.
+    # An AS comes to rest on a foundation 318 mm from Ben's waste from frame 50, 50 ms after Ben's was last
+    # seen there: no card is carried so fast (6 m/s), so it is Ana's (lifted 0.33 s before), not Ben's.
+    ben_waste = LAYOUT.slots[("Ben", "waste", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = []
+        if k < 30:
+            out.append(_whole("AS", _box(ANA_WASTE.x, ANA_WASTE.y)))
+        if k < 48:
+            out.append(_whole("AS", _box(ben_waste.x, ben_waste.y, CARD_H_MM, CARD_W_MM)))
+        if k >= 50:
+            out.append(_whole("AS", _box(F0.x, F0.y)))
+        return out
+
+    events, _ = _film(scene, 150)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ana", "AS", "waste")]
