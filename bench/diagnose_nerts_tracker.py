@@ -66,6 +66,9 @@ TRACKER_TIME = [0.0, 0]
 MOVES = [0, 0]
 """Work-pile moves in the truth and those tracked right, over all hands."""
 
+SEATS = [0, 0, 0]
+"""Seat scores over all hands: equal to the truth's, in all, and the points they differ by in all."""
+
 
 def exact_hand(seed: int, cache: Path | None) -> dict[str, Any]:
     """The hand's layout, calibration, frames with exact sightings and ground truth."""
@@ -272,6 +275,11 @@ def diagnose(
     errs = [abs(e) / 1e6 for e in sc.landing_errors_ns]
     MOVES[0] += sc.moves
     MOVES[1] += sc.moves_right
+    for seat, true_score in sc.true_scores.items():
+        tracked_score = sc.tracked_scores.get(seat, 0)
+        SEATS[0] += tracked_score == true_score
+        SEATS[1] += 1
+        SEATS[2] += abs(tracked_score - true_score)
     return (
         sc.plays,
         sc.plays_right,
@@ -341,6 +349,7 @@ def main() -> int:
     )
     if args.sightings != "truth":
         print(f"work-pile moves right {MOVES[1]}/{MOVES[0]}")
+    print(f"seat scores equal to the truth's {SEATS[0]}/{SEATS[1]}, off by {SEATS[2]} points in all")
     if errs:
         print(
             f"landing-time error median {statistics.median(errs):.2f} ms, "
