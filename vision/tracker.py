@@ -1794,10 +1794,11 @@ class TableTracker:
         self, src: Track
     ) -> tuple[tuple[str | None, str, int] | None, tuple[float, float], int | None]:
         """Where a card that vanished from a seat's layout (:meth:`_vanished`) came from: its place there,
-        the place's position and when it was lifted (for a card seen at rest there last, when it was
-        last seen)."""
+        the place's position and when it was lifted. For a card seen at rest there last, its lift went
+        unseen (under the hand, any time after that sighting): None, rather than a guess the referee would
+        check against the seat's other flights (one hand only, §5) and the call."""
         if src.resting:
-            return src.place, (src.rest_x, src.rest_y), src.last.t_ns
+            return src.place, (src.rest_x, src.rest_y), None
         return src.origin, src.origin_xy or (src.rest_x, src.rest_y), src.lift_t
 
     def _first_here(self, tr: Track, first: Observation) -> Observation:

@@ -1799,3 +1799,33 @@ def test_a_card_in_the_centre_sooner_than_a_flight_after_a_twin_left_its_layout_
 
     events, _ = _film(scene, 150)
     assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ana", "AS", "waste")]
+
+
+def test_a_card_lifted_under_the_hand_and_first_seen_at_rest_on_a_foundation_has_no_lift_time() -> None:
+    # Ana's 2H lies on her waste, last seen at frame 40 before her hand covers it. Her AH, carried in sight
+    # from work pile 2, lands on a foundation at frame 70; her 2H is first seen there, at rest on it, from
+    # frame 110. When the 2H left the waste is not known (some time after frame 40, under the hand): a lift
+    # time guessed as frame 40 would tell the referee she had two cards in flight at once.
+    work2 = ANA_WORK2.pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = []
+        if k < 40:
+            out.append(_whole("2H", _box(ANA_WASTE.x, ANA_WASTE.y)))
+        if k < 50:
+            out.append(_whole("AH", _box(work2.x, work2.y)))
+        else:
+            out.append(
+                _whole("AH", _box(*_flight((work2.x, work2.y), (F0.x, F0.y), 50 * PERIOD, 70 * PERIOD, t)))
+            )
+        if k >= 110:
+            out.append(_whole("2H", _box(F0.x, F0.y + 2.0)))
+        return out
+
+    events, _ = _film(scene, 200)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in plays] == [
+        ("Ana", "AH", "work2"),
+        ("Ana", "2H", "waste"),
+    ]
+    assert "t_lift" not in plays[1].data
