@@ -102,7 +102,7 @@ MIN_FLIGHT_NS = 120_000_000
 """The shortest time a card takes from a seat's layout to the centre."""
 CARRY_MM_S = 4500.0
 """The fastest average speed of a card carried from a seat's layout, from its last sighting there (at rest
-or just lifted) to a sighting on its way. The fastest seen in simulated hands averaged 3.2 m/s (842 mm in
+or just lifted) to a sighting on its way. A real carry in a simulated hand averaged 3.2 m/s (842 mm in
 265 ms, a reach across the table); a thrown card peaks at 4-5 m/s only after it has left the hand."""
 MOVE_UNSEEN_NS = 450_000_000
 """Longest a card moved within a seat's layout may go unseen, from its last sighting where it lay to its

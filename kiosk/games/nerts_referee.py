@@ -184,8 +184,8 @@ class _Hand:
     nerts_out: list[int] = field(default_factory=list)
     """Untracked: cards seen leaving each Nerts pile (§12: count them as they leave)."""
     nerts_gone: list[set[Card]] = field(default_factory=list)
-    """Untracked: which cards those were, so that a card seen leaving and then seen replaced on top
-    (``nerts_top``) is counted once."""
+    """Untracked: which cards those were, so that a card seen leaving (``from: nerts``) and seen replaced
+    on top (``nerts_top``) counts once."""
     nerts_top: list[Card | None] = field(default_factory=list)
     """Untracked: the card last seen on top of each Nerts pile (``nerts_top``)."""
     on_foundation: set[Card] = field(default_factory=set)
