@@ -1297,14 +1297,10 @@ class TableTracker:
         came = len(tr.obs) > n or tr.origin is not None
         # A card first seen all but still (a few sightings creeping under the hand before it rests), or seen
         # only within the rest tolerance of where it rests (its box shifting as the hand over it moves) is as
-        # good as first seen at rest. Not one seen by its corner index alone: the index moves within the
-        # card's resting box while the card still slides its last stretch, as in a flight seen.
+        # good as first seen at rest. So is one seen first by a still corner index inside its resting box:
+        # an index that moved there, its card still sliding its last stretch, is a flight seen.
         unseen_flight = not came or (
-            tr.origin is None
-            and (
-                tr.moved_mm < 8.0
-                or all(not self._index_only(o) and self._at_rest_box(tr.rest_box, o) for o in tr.obs[:-n])
-            )
+            tr.origin is None and (tr.moved_mm < 8.0 or self._seen_only_at_rest(tr, tr.obs[:-n]))
         )
         if unseen_flight:
             appeared = self._appeared(tr) or self._slid_in(tr)
@@ -1370,6 +1366,36 @@ class TableTracker:
             seen_moving=seen_moving,
         )
         return self._landed(tr, landing)
+
+    def _seen_only_at_rest(self, tr: Track, before: Sequence[Observation]) -> bool:
+        """Whether every sighting ``before`` its rest shows the card where it rests: a view of the card
+        within the rest tolerance of its resting box, or a corner index inside that box that stays put (the
+        first sighting of a card whose last stretch went unread)."""
+        rb = tr.rest_box
+        if rb is None:
+            return False
+        index = [o for o in before if self._index_only(o)]
+        if index and max(math.hypot(*robust_shift(index[0].box, o.box)) for o in index) > 3 * self.rest_px:
+            return False
+        return all(
+            self._covered_at_rest(rb, o)
+            if self._index_only(o)
+            else self._at_rest_box(rb, o) or self._swelled(rb, o)
+            for o in before
+        )
+
+    def _swelled(self, rest_box: Box, o: Observation) -> bool:
+        """Whether a recognizer's box (no outline) differs from a resting card's box only as a box grows or
+        shrinks: on each axis within the rest tolerance, or its two sides moved apart or together (a hand
+        or a neighbour taken into it, or cut off it), which no motion of the card does."""
+        if o.whole:
+            return False
+        b, tol = o.box, 3 * self.rest_px
+        for k in (0, 1):
+            d0, d1 = b[k] - rest_box[k], b[k + 2] - rest_box[k + 2]
+            if min(abs(d0), abs(d1)) > tol and d0 * d1 > 0:
+                return False
+        return True
 
     def _box_only_err(self, tr: Track, n: int, t_land: int, err: int) -> int:
         """``err`` widened back to the card's last sighting clearly away from its resting place, when it rests

@@ -1829,3 +1829,42 @@ def test_a_card_lifted_under_the_hand_and_first_seen_at_rest_on_a_foundation_has
         ("Ana", "2H", "waste"),
     ]
     assert "t_lift" not in plays[1].data
+
+
+def _as_seen_first_at_rest_jittering(first: Callable[[Box], CardSighting]) -> Scene:
+    """Ben's AS leaves his waste under his hand (frame 20) and lands unseen on a foundation at frame 40. A
+    recognizer then sees it at rest, first as ``first(box)`` (frame 41), then by boxes without an outline
+    that jitter 3 mm from frame to frame (frames 42-49, too much for a rest, little for a card length: as a
+    recognizer's boxes do on a small card), still from frame 50 on."""
+    rest = _box(F0.x, F0.y)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AS", _box(BEN_WASTE.x, BEN_WASTE.y))]
+        if k <= 40:
+            return []
+        if k == 41:
+            return [first(rest)]
+        d = 3.0 * (k % 2) if k < 50 else 0.0
+        return [_part("AS", (rest[0] + d, rest[1], rest[2] + d, rest[3]))]
+
+    return scene
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        pytest.param(lambda b: _index_of("AS", b), id="its-index-inside-its-rest"),
+        pytest.param(lambda b: _part("AS", (b[0] - 14, b[1], b[2] + 10, b[3] - 14)), id="a-swollen-box"),
+    ],
+)
+def test_a_card_first_seen_at_rest_by_its_index_or_a_swollen_box_landed_before_it(
+    first: Callable[[Box], CardSighting],
+) -> None:
+    # Its first sighting on the foundation is its corner index, inside the box it rests in, or a box grown
+    # on one side and cut on two others (a hand taken into it): neither is the card still moving, so it
+    # landed before (its flight unseen), not when the jittering boxes settle. A fit on those boxes put the
+    # landing after the card was first seen there, err and all (seen in simulated hands, 170-320 ms late).
+    events, _ = _film(_as_seen_first_at_rest_jittering(first), 130)
+    _one_play_landing_within_err(events, ("Ben", "AS", "waste"), 40 * PERIOD)
+    assert _plays(events)[0].t_ns <= 41 * PERIOD
