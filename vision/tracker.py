@@ -2423,6 +2423,17 @@ class NertsTracker:
                 # outline in turn, 40 mm apart): one play (a seat holds one card of each face), timed by the
                 # track that tells it better.
                 return None
+            if (
+                landing.origin is None
+                and pile.cards
+                and pile.cards[-1][0] == landing.card
+                and abs(landing.t_ns - pile.top_t_ns) < SAME_PLAY_NS
+                and self._merge_play(pile, landing, retime=False)
+            ):
+                # The same, its second track from no seat's layout (its seat only guessed from its path):
+                # the card just played here seen again, not a race twin (which flies in from its seat). Its
+                # time is when its view settled, not when the card landed: the play keeps its own.
+                return None
             if landing.seen_moving:
                 self._unseen_plays(pile, landing)
             pile.cards.append((landing.card, seat))
@@ -2451,12 +2462,15 @@ class NertsTracker:
             data["t_lift"] = _decimal_s(landing.lift_t_ns - self.t0_ns)
         return TableEvent("move", t, landing.err_ns, seat_here, data)
 
-    def _merge_play(self, pile: _Pile, landing: Landing, *, moved_on: bool = False) -> bool:
+    def _merge_play(
+        self, pile: _Pile, landing: Landing, *, moved_on: bool = False, retime: bool = True
+    ) -> bool:
         """A second landing of the card on top of ``pile``, about where the queued play of it landed (within
         half a card's diagonal: its corner index and its outline): the queued play takes its time when it
         claims less error, and its source when the play had none. False when there is no such play (a
         card taken back and played again at once lands elsewhere, on a pile it was put near). With
-        ``moved_on``, only a landing over a quarter of a card's width from the play's place counts."""
+        ``moved_on``, only a landing over a quarter of a card's width from the play's place counts; without
+        ``retime``, the play keeps its time whatever the landing claims."""
         for k, e in enumerate(self._pending):
             if e.type != "foundation_play" or e.get("pile") != pile.pid or e.get("card") != landing.card:
                 continue
@@ -2469,7 +2483,7 @@ class NertsTracker:
             if "from" not in data and src is not None:
                 data["from"] = src
             t, err = e.t_ns, e.err_ns
-            if landing.err_ns < e.err_ns:
+            if retime and landing.err_ns < e.err_ns:
                 t, err = landing.t_ns - self.t0_ns, landing.err_ns
                 pile.top_t_ns = landing.t_ns
             merged = TableEvent("foundation_play", t, err, e.seat, data)

@@ -1868,3 +1868,28 @@ def test_a_card_first_seen_at_rest_by_its_index_or_a_swollen_box_landed_before_i
     events, _ = _film(_as_seen_first_at_rest_jittering(first), 130)
     _one_play_landing_within_err(events, ("Ben", "AS", "waste"), 40 * PERIOD)
     assert _plays(events)[0].t_ns <= 41 * PERIOD
+
+
+def test_a_card_played_and_seen_again_by_a_new_track_from_no_layout_is_one_play() -> None:
+    # Ana's AH flies from her Nerts pile to a foundation and lands at frame 40, seen from then on by its
+    # corner index alone (a hand over the rest of it). Half a second later a recognizer finds the whole card
+    # there, its first box 12 mm off towards Ben (a hand's shadow taken into it), jittering before it
+    # settles: a new track, from no seat's layout, whose seat only its path suggests. It is Ana's card seen
+    # again, not a second AH played by Ben (a race twin flies in from its seat, and lands within moments),
+    # and the play keeps its time (the new view settled long after the card landed).
+    t_lift, t_land = 20 * PERIOD, 40 * PERIOD
+    ux, uy = BEN_WASTE.x - F0.x, BEN_WASTE.y - F0.y
+    n = math.hypot(ux, uy)
+    ux, uy = ux / n, uy / n
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        b = _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), t_lift, t_land, t))
+        if k < 40:
+            return [_whole("AH", b)]
+        if k < 70:
+            return [_index_of("AH", b)]
+        d = 12.0 if k == 70 else 3.0 * (k % 2) if k < 78 else 0.0
+        return [_part("AH", (b[0] + d * ux, b[1] + d * uy, b[2] + d * ux, b[3] + d * uy))]
+
+    events, _ = _film(scene, 160)
+    _one_play_landing_within_err(events, ("Ana", "AH", "nerts"), t_land)
