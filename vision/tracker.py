@@ -170,6 +170,10 @@ REST_CREEP_NS = 35_000_000
 """How long a card may still slide after a box without its outline (a recognizer's detection box, a few
 pixels off the card's) first places it within the rest tolerance of where it rests: the last few pixels of
 a slide under friction take tens of milliseconds (about 30 ms in the simulator's slowing)."""
+BURIED_NS = 300_000_000
+"""A card that has lain this long on the place a card of another face was last seen resting in buries it
+(:meth:`TableTracker._buried`); one that came to rest there more recently may have been revealed by its
+lift."""
 UNSURE_MIN = 0.5
 """An unsure reading (``UNKNOWN``) in a seat's layout whose likeliest face has this probability or more says
 where a card of that face lay (:meth:`TableTracker._vanished_unsure`)."""
@@ -850,7 +854,7 @@ class TableTracker:
                     # A card resting in a seat's layout, lifted (often out of sight under the hand)
                     # and seen again in the air. Cards on foundations never leave.
                     in_layout = tr.place is not None and tr.place[0] is not None
-                    if in_layout and dist <= s.link_mm and dt <= s.link_ns:
+                    if in_layout and dist <= s.link_mm and dt <= s.link_ns and not self._buried(tr, o.t_ns):
                         pairs.append((100.0 + dist, i, tr))
                     continue
                 if self._misread_lift(tr) and tr.rest_box is not None and dt <= s.link_ns:
@@ -931,6 +935,22 @@ class TableTracker:
                 keep.append(tr)
         self.tracks = keep
         return landings
+
+    def _buried(self, tr: Track, now_ns: int) -> bool:
+        """Whether another card has lain on ``tr``'s place in a seat's layout since ``tr`` was last seen
+        there, for over :data:`BURIED_NS` before ``now_ns``: ``tr`` lies under it (a seat turning cards onto
+        its waste), and a card of its face seen in the air now is another one. A card that came to rest
+        there just before is one ``tr``'s own lift revealed."""
+        return any(
+            u is not tr
+            and u.alive
+            and u.resting
+            and u.card != tr.card
+            and u.place == tr.place
+            and u.rest_since >= tr.last.t_ns
+            and now_ns - u.rest_since > BURIED_NS
+            for u in self.tracks
+        )
 
     def _note_unsure(self, frame: Frame, sightings: list[CardSighting]) -> None:
         """Keeps the frame's unsure readings in the seats' layouts (see :attr:`_unsure`)."""

@@ -1893,3 +1893,46 @@ def test_a_card_played_and_seen_again_by_a_new_track_from_no_layout_is_one_play(
 
     events, _ = _film(scene, 160)
     _one_play_landing_within_err(events, ("Ana", "AH", "nerts"), t_land)
+
+
+def test_a_card_buried_on_a_waste_is_not_the_one_seen_flying_nearby() -> None:
+    # Ana's AH lies on her waste until a 10D comes to rest on it (frame 30: she turned cards over it). Cal's
+    # AH leaves his waste under his hand (frame 80) and is seen only on its last stretch, 60 mm before it
+    # lands on the foundation nearest Ana's waste (frames 100-110), within a lift's reach of her buried AH.
+    # A card buried for over a second cannot be lifted from under the 10D: the play is Cal's.
+    cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
+    pile = LAYOUT.slots[(None, "foundation", 13)].pose
+    ux, uy = cal_waste.x - pile.x, cal_waste.y - pile.y
+    n = math.hypot(ux, uy)
+    start = (pile.x + 60.0 * ux / n, pile.y + 60.0 * uy / n)
+    t_land = 110 * PERIOD
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AH" if k < 30 else "10D", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 80:
+            out.append(_whole("AH", _box(cal_waste.x, cal_waste.y)))
+        elif k >= 100:
+            out.append(_whole("AH", _box(*_flight(start, (pile.x, pile.y), 99 * PERIOD, t_land, t))))
+        return out
+
+    events, _ = _film(scene, 200)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Cal", "AH", "waste")]
+
+
+def test_a_card_lifted_off_a_waste_revealing_the_one_under_it_is_still_followed() -> None:
+    # The other side of the case above: Ana lifts her AH off her waste (frame 40, under her hand), which shows
+    # the 10D under it at rest (frame 44), and the AH is seen again in the air 130 ms later, on its way to a
+    # foundation: a card that came to rest there only as the AH left does not bury it. The play is Ana's.
+    pile = LAYOUT.slots[(None, "foundation", 13)].pose
+    start = (ANA_WASTE.x + (pile.x - ANA_WASTE.x) / 2, ANA_WASTE.y + (pile.y - ANA_WASTE.y) / 2)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 40:
+            return [_whole("AH", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        out = [_whole("10D", _box(ANA_WASTE.x, ANA_WASTE.y))] if k >= 44 else []
+        if k >= 52:
+            out.append(_whole("AH", _box(*_flight(start, (pile.x, pile.y), 51 * PERIOD, 62 * PERIOD, t))))
+        return out
+
+    events, _ = _film(scene, 150)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ana", "AH", "waste")]
