@@ -874,6 +874,7 @@ class TableTracker:
                     # of a block covered or uncovered is no motion (a centre shifted by it predicts a box
                     # off the card, and a misread of another card there could take the track).
                     vx = vy = 0.0
+                    k = math.inf
                     if len(tr.obs) >= 2:
                         prev = tr.obs[-2]
                         k = min(3.0, dt / max(1, last.t_ns - prev.t_ns))
@@ -886,6 +887,29 @@ class TableTracker:
                         + abs(ob[2] - lb[2] - vx)
                         + abs(ob[3] - lb[3] - vy)
                     ) / 4
+                    if (
+                        len(tr.obs) >= 2
+                        and k < 3.0
+                        and self._index_only(o) == self._index_only(last)
+                        and self.layout.seat_of_point(o.x, o.y) is None
+                    ):
+                        # Its centre's motion, not its sides': a side a hand covers as it carries the card
+                        # moves little, and the card may well go on farther than they tell. (Between a view
+                        # of the card and one of its index alone the centre jumps: the sides' motion then.)
+                        pb = tr.obs[-2].box
+                        cx, cy = vx, vy
+                        if self._index_only(tr.obs[-2]) == self._index_only(last):
+                            cx = (lb[0] + lb[2] - pb[0] - pb[2]) / 2 * k
+                            cy = (lb[1] + lb[3] - pb[1] - pb[3]) / 2 * k
+                        off = math.hypot(
+                            (ob[0] + ob[2] - lb[0] - lb[2]) / 2 - cx, (ob[1] + ob[3] - lb[1] - lb[3]) / 2 - cy
+                        )
+                        if off > self.card_px + math.hypot(cx, cy):
+                            # Over a card's length off where its motion puts it a frame or two on (more than
+                            # it moved since its last sighting, stopped dead or turned aside): another card of
+                            # its face, in flight at the same time (a race, or two seats' cards crossing the
+                            # centre). After a longer gap its motion may have changed more: no such bound.
+                            continue
                     pairs.append((miss - 2.0 * self.rest_px, i, tr))
         pairs.sort(key=lambda p: p[0])
         used_obs: set[int] = set()

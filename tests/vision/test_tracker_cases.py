@@ -1936,3 +1936,36 @@ def test_a_card_lifted_off_a_waste_revealing_the_one_under_it_is_still_followed(
 
     events, _ = _film(scene, 150)
     assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [("Ana", "AH", "waste")]
+
+
+def test_two_cards_of_a_face_flying_to_the_centre_at_once_keep_their_own_tracks() -> None:
+    # Ana's AC and Dee's AC fly to two foundations at once. Ana's is seen only now and then (frames 64 and
+    # 67), then lost; Dee's is first seen at frame 70, 200 mm off where Ana's motion puts hers, within
+    # reach of a fast card but nowhere near its way. It is not Ana's card gone astray: each play keeps its
+    # seat, its pile and its landing time.
+    dee_waste = LAYOUT.slots[("Dee", "waste", 0)].pose
+    ana_pile = LAYOUT.slots[(None, "foundation", 12)].pose
+    dee_pile = LAYOUT.slots[(None, "foundation", 5)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = []
+        if k < 60:
+            out.append(_whole("AC", _box(ANA_WASTE.x, ANA_WASTE.y)))
+        elif k in (64, 67) or k >= 72:
+            ana = _flight((ANA_WASTE.x, ANA_WASTE.y), (ana_pile.x, ana_pile.y), 60 * PERIOD, 78 * PERIOD, t)
+            out.append(_whole("AC", _box(*ana)))
+        if k < 55:
+            out.append(_whole("AC", _box(dee_waste.x, dee_waste.y)))
+        elif k >= 70:
+            dee = _flight((dee_waste.x, dee_waste.y), (dee_pile.x, dee_pile.y), 55 * PERIOD, 76 * PERIOD, t)
+            out.append(_whole("AC", _box(*dee)))
+        return out
+
+    events, tracker = _film(scene, 180)
+    where = {p.pid: (p.x, p.y) for p in tracker.piles}
+    plays = {e.seat: (where[e.get("pile")], e.t_ns, e.err_ns) for e in _plays(events)}
+    assert set(plays) == {"Ana", "Dee"}
+    for seat, pile, t_land in (("Ana", ana_pile, 78 * PERIOD), ("Dee", dee_pile, 76 * PERIOD)):
+        (x, y), t, err = plays[seat]
+        assert math.hypot(x - pile.x, y - pile.y) < CARD_W_MM / 2, seat
+        assert abs(t - t_land) <= max(err, 3_000_000), seat
