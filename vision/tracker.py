@@ -1350,11 +1350,17 @@ class TableTracker:
             appeared = self._appeared(tr) or self._slid_in(tr)
             if appeared is not None:
                 return appeared
-        if came and tr.moved_mm < 8.0:
+        # Seen only at rest in the centre, its boxes jittering (a recognizer's, on a small card) by more than
+        # a card's slow creep adds up to, and no card of its face left a place for it: as still as a card that
+        # moved less (an old foundation card uncovered, or one whose play went unseen), not a play now.
+        still = tr.moved_mm < 8.0 or (
+            unseen_flight and tr.origin is None and self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None
+        )
+        if came and still:
             reappeared = self._reappeared(tr)
             if reappeared is not None:
                 return reappeared
-        if not came or tr.moved_mm < 8.0:
+        if not came or still:
             # Seen first at rest (dealt, uncovered, turned up): no landing to report.
             tr.prev_place, tr.place = tr.place, self.place_of(tr.rest_x, tr.rest_y, tr)
             del tr.obs[:-n]

@@ -1969,3 +1969,24 @@ def test_two_cards_of_a_face_flying_to_the_centre_at_once_keep_their_own_tracks(
         (x, y), t, err = plays[seat]
         assert math.hypot(x - pile.x, y - pile.y) < CARD_W_MM / 2, seat
         assert abs(t - t_land) <= max(err, 3_000_000), seat
+
+
+def test_a_card_first_seen_at_rest_in_the_centre_with_jittering_boxes_is_no_new_play() -> None:
+    # Dee's AC was played unseen long before (its flight and its first seconds on the foundation hidden), and
+    # is first seen at rest there at frame 150, its boxes jittering 3 mm from frame to frame for ten frames
+    # (as a recognizer's do on a small card) before they settle: no card of its face left any place for it
+    # just before. It is a card uncovered where it lay, as one seen still from the start is: a play now,
+    # timed to a few milliseconds, with a seat guessed from the jitter, would be false.
+    dee_waste = LAYOUT.slots[("Dee", "waste", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 6:
+            return [_whole("AC", _box(dee_waste.x, dee_waste.y))]
+        if k < 150:
+            return []
+        rest = _box(F0.x, F0.y)
+        d = 3.0 * ((k + 1) % 2) if k < 160 else 0.0
+        return [_part("AC", (rest[0] + d, rest[1] - d, rest[2] + d, rest[3] - d))]
+
+    events, _ = _film(scene, 260)
+    assert _plays(events) == []
