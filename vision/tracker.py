@@ -2126,7 +2126,9 @@ class NertsTracker:
         card before it has left, even when the camera lost it on its way (rules §12: count Nerts cards as
         they leave). The new card must have rested there for :data:`NERTS_TOP_NS` over
         :data:`NERTS_TOP_OBS` sightings or more, be seen there still, and the top reported before must
-        not have been seen there since it came: a top misread for a few frames is still seen between."""
+        not have been seen lying there since it came: a top misread for a few frames is still seen between,
+        while one seen moving off after the new card showed is leaving (it may be slid under a work pile
+        out of sight, its move unseen)."""
         fresh: dict[str, Track] = {}
         for tr in self.table.tracks:
             place = tr.place
@@ -2142,7 +2144,7 @@ class NertsTracker:
                 fresh[place[0]] = tr
         for seat, tr in fresh.items():
             before = self._nerts_tops.get(seat)
-            old = [t for t in self.table.tracks if t.card == before and t.place == tr.place]
+            old = [t for t in self.table.tracks if t.card == before and t.place == tr.place and t.resting]
             if any(t.last.t_ns > tr.rest_since for t in old):
                 continue
             self._nerts_tops[seat] = tr.card

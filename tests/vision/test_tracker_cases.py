@@ -1990,3 +1990,23 @@ def test_a_card_first_seen_at_rest_in_the_centre_with_jittering_boxes_is_no_new_
 
     events, _ = _film(scene, 260)
     assert _plays(events) == []
+
+
+def test_a_new_nerts_top_is_reported_when_the_card_before_it_is_seen_leaving_after_it_showed() -> None:
+    # Ana slides her Nerts top 7D off towards work pile 1 (frames 60-80) and tucks it under that pile
+    # out of sight; QH, uncovered, lies still on the pile from frame 60 on while 7D is still seen on its
+    # way. 7D seen moving is 7D leaving, not 7D still on the pile: QH is the new top (seed 13's Dee 5C).
+    work = LAYOUT.slots[("Ana", "work", 1)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 60:
+            return [_whole("7D", _box(ANA_NERTS.x, ANA_NERTS.y))]
+        top = _whole("QH", _box(ANA_NERTS.x, ANA_NERTS.y))
+        if k >= 80:
+            return [top]
+        f = (k - 59) / 40
+        x, y = ANA_NERTS.x + f * (work.x - ANA_NERTS.x), ANA_NERTS.y + f * (work.y - ANA_NERTS.y)
+        return [top, _part("7D", _box(x, y))]
+
+    events, _ = _film(scene, 160)
+    assert [(seat, card) for seat, card, _ in _nerts_tops(events)] == [("Ana", "7D"), ("Ana", "QH")]
