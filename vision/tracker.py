@@ -166,6 +166,9 @@ AWAY_SHARE = 0.2
 """A box without the card's outline off its resting place by over this share of a card's length, on both
 sides of an axis the same way, shows the card away from there (the hand over a card swells a recognizer's box
 by less, and on both sides at once)."""
+TWIN_GLIDE_NS = 250_000_000
+"""How long a card last seen moving onto a card of its face already at rest may glide on unseen under the
+hand before it stops (:meth:`TableTracker._hidden_twins`)."""
 REST_CREEP_NS = 35_000_000
 """How long a card may still slide after a box without its outline (a recognizer's detection box, a few
 pixels off the card's) first places it within the rest tolerance of where it rests: the last few pixels of
@@ -1099,6 +1102,13 @@ class TableTracker:
                 if stopped is not None:
                     # Seen still before the other card covered it: it landed first, then.
                     t_land, err = stopped[0], stopped[1]
+                elif other.rest_since <= last.t_ns and (t_land, err) != fit:
+                    # The other card lay there already: nothing covered this one as it landed, a hand did,
+                    # and it may have slid on unseen under the hand for a while (seed 6's Dee 2H, last seen
+                    # moving 153 ms before it stopped). Its landing lies between its last sighting and the
+                    # end of that glide, not within a frame of it.
+                    t_land = last.t_ns + TWIN_GLIDE_NS // 2
+                    err = TWIN_GLIDE_NS // 2 + period // 2
                 tr.resting = True
                 tr.rest_box = other.rest_box
                 tr.rest_x, tr.rest_y = other.rest_x, other.rest_y

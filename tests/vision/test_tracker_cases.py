@@ -2010,3 +2010,37 @@ def test_a_new_nerts_top_is_reported_when_the_card_before_it_is_seen_leaving_aft
 
     events, _ = _film(scene, 160)
     assert [(seat, card) for seat, card, _ in _nerts_tops(events)] == [("Ana", "7D"), ("Ana", "QH")]
+
+
+def test_a_race_card_last_seen_gliding_onto_its_twin_claims_no_landing_within_a_frame() -> None:
+    # Ben's 5H lies on the pile; Ana's 5H, carried under her hand (only its near half shows), glides onto
+    # it and is hidden for the last 60 ms of its slide, still moving when last seen. No fit of its
+    # motion (no view of the whole card) and no stop seen: it landed somewhere in the glide after its
+    # last sighting, and was put within a frame of that sighting (err 17 ms; seed 6's Dee 2H, last seen
+    # 153 ms before it stopped, was put 145 ms early).
+    pile = (F0.x, F0.y)
+    ben = (20 * PERIOD, 20 * PERIOD + 300_000_000)
+    ana = (ben[1] + 120_000_000 - 400_000_000, ben[1] + 120_000_000)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = _ana_4h(t, pile, ben[1])
+        if t < 12 * PERIOD:
+            return out
+        b = _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))
+        a = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (pile[0] + 2, pile[1] + 2), *ana, t))
+        if t < ana[1]:
+            out.append(_whole("5H", b))
+        if t < ana[1] - 60_000_000:
+            out.append(_part("5H", (a[0], a[1], a[2], a[1] + 0.6 * (a[3] - a[1]))))
+        elif t >= ana[1] + 10 * PERIOD:
+            out.append(_whole("5H", a))
+        return out
+
+    events, _ = _film(scene, 110)
+    plays = [e for e in _plays(events) if e.get("card") == "5H"]
+    assert [e.seat for e in plays] == ["Ben", "Ana"]
+    ana_play = plays[1]
+    assert abs(ana_play.t_ns - ana[1]) <= ana_play.err_ns, (
+        (ana_play.t_ns - ana[1]) / 1e6,
+        ana_play.err_ns / 1e6,
+    )
