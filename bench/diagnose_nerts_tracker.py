@@ -51,7 +51,7 @@ from kiosk.replay import replay_events  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.events import Frame  # noqa: E402
 from vision.simulator.camera import CameraModel  # noqa: E402
-from vision.simulator.evaluate import MATCH_NS, cut_logs, merged_log, score_hand  # noqa: E402
+from vision.simulator.evaluate import cut_logs, match_window, merged_log, score_hand  # noqa: E402
 from vision.simulator.nerts import ground_truth_log, simulate_nerts  # noqa: E402
 from vision.simulator.noise import perturb  # noqa: E402
 from vision.simulator.render import TableRenderer  # noqa: E402
@@ -237,7 +237,9 @@ def diagnose(
             (
                 k
                 for k in tracked_plays
-                if k.get("card") == e.get("card") and k.seat == e.seat and abs(k.t_ns - e.t_ns) < MATCH_NS
+                if k.get("card") == e.get("card")
+                and k.seat == e.seat
+                and abs(k.t_ns - e.t_ns) <= match_window(k)
             ),
             None,
         )

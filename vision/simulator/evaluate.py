@@ -3,7 +3,8 @@
 Glossary:
 
 - **match**: a tracked ``foundation_play`` and a true one of the same card within
-  :data:`MATCH_NS` of each other; it is **right** when the seat is right and its pile lies where
+  :data:`MATCH_NS` of each other, or within the tracked one's stated ``err`` where that is wider (up to
+  :data:`MATCH_MAX_NS`); it is **right** when the seat is right and its pile lies where
   the true pile lies (the tracker numbers piles in the order it sees them, so piles are compared
   by place, not by id).
 - **false event**: a tracked ``foundation_play`` or ``move`` that matches no true event.
@@ -28,9 +29,13 @@ from typing import Any
 from kiosk.games.referee import LogHeader, TableEvent
 from kiosk.replay import replay_events
 
-__all__ = ["MATCH_NS", "HandScore", "score_hand", "merged_log", "cut_logs"]
+__all__ = ["MATCH_NS", "MATCH_MAX_NS", "match_window", "HandScore", "score_hand", "merged_log", "cut_logs"]
 
 MATCH_NS = 150_000_000
+MATCH_MAX_NS = 1_000_000_000
+"""A tracked event whose stated ``err`` is wider than :data:`MATCH_NS` pairs with a true one within
+its err, up to this: an event that happened, timed with an honest error bar, is no false event (its
+time error still counts in the landing-time figures)."""
 PILE_MM = 60.0
 BUTTON_EVENTS = ("hand_start", "stuck", "call", "hand_end")
 
@@ -79,8 +84,8 @@ def cut_logs(
     Cutting the truth alone would count every play the tracker saw after the cut as false; cutting
     both at one time would still split a play landing at the cut (true a millisecond before, tracked
     a millisecond after). So a tracked event is kept when it is at or before the cut, or matches a
-    kept true event of its card and seat within :data:`MATCH_NS`; and it is dropped when it matches
-    (the same way) only a true event after the cut.
+    kept true event of its card and seat (within :data:`MATCH_NS`, or its stated err when wider); and
+    it is dropped when it matches (the same way) only a true event after the cut.
 
     >>> ev = lambda t, card: TableEvent("foundation_play", t, 0, "Ana", {"card": card, "pile": "F1"})
     >>> truth = [ev(100, "AS"), ev(990, "2S"), ev(1_010, "3S"), ev(2_000, "4S")]
@@ -97,7 +102,7 @@ def cut_logs(
             e.type == k.type
             and e.seat == k.seat
             and e.get("card") == k.get("card")
-            and abs(e.t_ns - k.t_ns) <= MATCH_NS
+            and abs(e.t_ns - k.t_ns) <= match_window(k)
             for e in events
         )
 
@@ -109,6 +114,16 @@ def cut_logs(
     ]
     end = [TableEvent("hand_end", end_ns, 0, None, {})]
     return kept + end, out
+
+
+def match_window(k: TableEvent) -> int:
+    """How far from a true event a tracked event ``k`` may lie in time and still pair with it.
+
+    >>> move = lambda err: TableEvent("move", 0, err, "Ana", {})
+    >>> match_window(move(40_000_000)), match_window(move(300_000_000)), match_window(move(2_000_000_000))
+    (150000000, 300000000, 1000000000)
+    """
+    return min(MATCH_MAX_NS, max(MATCH_NS, k.err_ns))
 
 
 def _pile_xy(meta: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
@@ -137,12 +152,12 @@ def score_hand(
         for j, e in enumerate(t_plays):
             if j in pairing:
                 continue
-            best, best_dt = None, MATCH_NS + 1
+            best, best_dt = None, MATCH_MAX_NS + 1
             for i, k in enumerate(k_plays):
                 if i in used or k.get("card") != e.get("card") or (same_seat and k.seat != e.seat):
                     continue
                 dt = abs(k.t_ns - e.t_ns)
-                if dt < best_dt:
+                if dt <= match_window(k) and dt < best_dt:
                     best, best_dt = i, dt
             if best is not None:
                 pairing[j] = best
@@ -178,7 +193,7 @@ def score_hand(
     for e in t_moves:
         sc.moves += 1
         for i, k in enumerate(k_moves):
-            if i in used_m or abs(k.t_ns - e.t_ns) > MATCH_NS:
+            if i in used_m or abs(k.t_ns - e.t_ns) > match_window(k):
                 continue
             if (k.seat, k.get("card"), k.get("from"), k.get("to")) == (
                 e.seat,
@@ -241,7 +256,7 @@ def _compare_races(
             k.err_ns
             for k in k_plays
             for e in (first, later)
-            if k.get("card") == e.get("card") and k.seat == e.seat and abs(k.t_ns - e.t_ns) <= MATCH_NS
+            if k.get("card") == e.get("card") and k.seat == e.seat and abs(k.t_ns - e.t_ns) <= match_window(k)
         ]
         margin = sum(errs) if len(errs) == 2 else None
         if margin is None:
