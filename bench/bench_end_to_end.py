@@ -259,7 +259,7 @@ def main() -> int:
         from vision.recognizer import VIDEO_CLOSER_EVERY, Recognizer
 
         try:
-            loaded = Recognizer.load(args.model_dir, threads=1)
+            loaded = Recognizer.load_for_video(args.model_dir, threads=1)
         except ModelError as exc:
             print(f"bench_end_to_end: {exc}", file=sys.stderr)
             return 2

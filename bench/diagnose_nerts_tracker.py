@@ -115,7 +115,7 @@ def recognized_hand(
     from vision.recognizer import VIDEO_CLOSER_EVERY, Recognizer
 
     # As bench_end_to_end.py (and kiosk track) read a video: the game's deck only, one thread.
-    recognizer = Recognizer.load(model, threads=1).only(game_faces("nerts", {}))
+    recognizer = Recognizer.load_for_video(model, threads=1).only(game_faces("nerts", {}))
     recognizer.closer_every = VIDEO_CLOSER_EVERY
     sim = simulate_nerts(seed, split="heldout")
     renderer = TableRenderer(CAMERA, rng=random.Random(seed + 1))
@@ -324,7 +324,10 @@ def main() -> int:
         "--model",
         type=Path,
         default=None,
-        help="the recognizer's model folder (default: the shipped models/); give each model its own --cache",
+        help=(
+            "the recognizer's model folder (default: the shipped video model, models/video/); "
+            "give each model its own --cache"
+        ),
     )
     args = ap.parse_args()
     if args.model is not None and args.sightings == "truth":

@@ -188,5 +188,5 @@ def build_pipeline(
     if recognizer is None:
         from vision.recognizer import Recognizer
 
-        recognizer = Recognizer.load(model_dir)
+        recognizer = Recognizer.load_for_video(model_dir)
     return LivePipeline(game, seats, recognizer, options=options, mat=mat, piles=piles)

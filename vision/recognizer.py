@@ -35,10 +35,23 @@ from vision.postprocess import CardDet, Group, IndexDet, decode_cards, decode_in
 from vision.preprocess import CropSpec, IndexPlace, detector_input, detector_scale, index_crops, normalise
 from vision.session import RESTORE_HINT, OnnxSession
 
-__all__ = ["Recognizer", "Thresholds", "DEFAULT_MODEL_DIR", "MANIFEST", "CLOSER_CARDS", "VIDEO_CLOSER_EVERY"]
+__all__ = [
+    "Recognizer",
+    "Thresholds",
+    "DEFAULT_MODEL_DIR",
+    "VIDEO_MODEL_DIR",
+    "MANIFEST",
+    "CLOSER_CARDS",
+    "VIDEO_CLOSER_EVERY",
+]
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 """The shipped model; ``KIOSK_MODEL_DIR`` overrides it."""
+VIDEO_MODEL_DIR = DEFAULT_MODEL_DIR / "video"
+"""The shipped model for a video of the table from the kiosk's height (:meth:`Recognizer.load_for_video`):
+the one above fine-tuned on smaller cards. It reads the camera's 60-px cards better (through the tracker,
+more plays and moves found, seat scores nearer the truth) and photographs of larger cards a little worse,
+so stills keep the general model (``models/MODEL_CARD.md``)."""
 MANIFEST = "manifest.json"
 
 
@@ -177,6 +190,17 @@ class Recognizer:
         rec.faces = wanted
         rec._face_mask = np.array([label in wanted for label in self.labels[:-1]], np.float32)
         return rec
+
+    @classmethod
+    def load_for_video(cls, model_dir: str | Path | None = None, *, threads: int = 1) -> Recognizer:
+        """The recognizer that reads a camera's frames: ``model_dir`` when given, else ``KIOSK_MODEL_DIR``
+        when set (a deck enrolled by the user), else the shipped video model (:data:`VIDEO_MODEL_DIR`),
+        or the general one where that folder is absent. Raises :class:`~vision.errors.ModelError` as
+        :meth:`load` does."""
+        shipped = model_dir is None and "KIOSK_MODEL_DIR" not in os.environ
+        if shipped and (VIDEO_MODEL_DIR / MANIFEST).exists():
+            model_dir = VIDEO_MODEL_DIR
+        return cls.load(model_dir, threads=threads)
 
     @classmethod
     def load(

@@ -576,7 +576,7 @@ def vision_pipeline(app: Any, *, mat: Any = None) -> tuple[Any, str]:
             f"Card recognition is not in this build ({exc.name}): the camera serves calibration only"
         )
     try:
-        recognizer = Recognizer.load()
+        recognizer = Recognizer.load_for_video()
     except (ModelError, OSError) as exc:
         return None, f"Card recognition is off: {str(exc).rstrip('.')}. The camera serves calibration only."
     return SessionPipeline(app, recognizer, mat=mat), ""

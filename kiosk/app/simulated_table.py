@@ -293,7 +293,7 @@ def load_recognizer() -> tuple[Any, str]:
     except ImportError as exc:
         return None, f"the card recognizer is not in this build ({exc.name})"
     try:
-        recognizer = Recognizer.load()
+        recognizer = Recognizer.load_for_video()
     except (ModelError, OSError) as exc:
         return None, f"no recognizer model ({exc})"
     # Frames of a video: the closer look at small cards as video takes it (see the constant).

@@ -44,7 +44,11 @@ def register(sub: Any) -> None:
         default=0.0,
         help="rolling-shutter readout time when there are no frame times (default 0: global)",
     )
-    p.add_argument("--model-dir", default=None, help="recognizer model folder (default: the shipped model)")
+    p.add_argument(
+        "--model-dir",
+        default=None,
+        help="recognizer model folder (default: the shipped video model, models/video)",
+    )
     p.add_argument(
         "--buttons",
         default=None,
@@ -120,8 +124,10 @@ def run(args: argparse.Namespace) -> int:
             not isinstance(table_seats, list) or not all(isinstance(s, str) for s in table_seats)
         ):
             # A string would be split into one seat a letter.
-            return _fail(f"{table_file}: 'seats' must be a list of seat names, got {table_seats!r}; "
-                         "fix it or give --seats")
+            return _fail(
+                f"{table_file}: 'seats' must be a list of seat names, got {table_seats!r}; "
+                "fix it or give --seats"
+            )
         seats = [s.strip() for s in args.seats.split(",")] if args.seats else list(table_seats)
         if not 2 <= len(seats) <= 4 or len(set(seats)) != len(seats) or not all(seats):
             return _fail(f"--seats needs 2 to 4 different names, got {seats}")
@@ -141,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         )
         from vision.recognizer import Recognizer
 
-        recognizer = Recognizer.load(args.model_dir)
+        recognizer = Recognizer.load_for_video(args.model_dir)
 
         def progress(n: int) -> None:
             print(f"\r{n}/{info.frames} frames", end="", file=sys.stderr, flush=True)

@@ -232,7 +232,7 @@ def test_ctrl_c_during_tracking_keeps_what_was_tracked(clip: Path, tracked: list
                 raise KeyboardInterrupt
             yield frame
 
-    result = track_frames(until_ctrl_c(70), Recognizer.load(), game="nerts", seats=SEATS)
+    result = track_frames(until_ctrl_c(70), Recognizer.load_for_video(), game="nerts", seats=SEATS)
     assert result.interrupted and result.frames == 70
     # Cal's AS landed in the first 70 frames (3.5 s): it is kept, with the events held back then.
     plays = [(e.seat, e.get("card")) for e in result.events if e.type == "foundation_play"]

@@ -11,7 +11,7 @@ import pytest
 
 from tests.vision.tiny_models import classifier_bytes, detector_bytes, write_model_dir
 from vision.errors import ModelError, VisionError
-from vision.recognizer import Recognizer, Thresholds
+from vision.recognizer import DEFAULT_MODEL_DIR, VIDEO_MODEL_DIR, Recognizer, Thresholds
 from vision.session import OnnxSession
 
 
@@ -107,3 +107,29 @@ def test_invalid_thresholds_in_the_manifest_name_the_problem(tmp_path: Path, bad
     (folder / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(ModelError, match=r"manifest\.json has invalid thresholds .*restore it"):
         Recognizer.load(folder)
+
+
+def test_video_reads_with_the_shipped_video_model_unless_told_otherwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # kiosk track, the live kiosk and the simulated table read frames with the model tuned for the
+    # camera's small cards; a folder given, or KIOSK_MODEL_DIR (a deck the user enrolled), wins.
+    monkeypatch.delenv("KIOSK_MODEL_DIR", raising=False)
+    assert Recognizer.load_for_video().model_dir == VIDEO_MODEL_DIR
+    assert Recognizer.load().model_dir == DEFAULT_MODEL_DIR
+    tiny = write_model_dir(tmp_path / "m")
+    assert Recognizer.load_for_video(tiny).model_dir == tiny
+    monkeypatch.setenv("KIOSK_MODEL_DIR", str(tiny))
+    assert Recognizer.load_for_video().model_dir == tiny
+
+
+def test_a_corrupt_video_model_names_its_file(tmp_path: Path) -> None:
+    folder = tmp_path / "video"
+    folder.mkdir()
+    for f in VIDEO_MODEL_DIR.iterdir():
+        if f.suffix in (".json", ".onnx"):
+            (folder / f.name).write_bytes(f.read_bytes())
+    detector = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["detector"]["file"]
+    (folder / detector).write_bytes(b"not a model")
+    with pytest.raises(ModelError, match=detector.replace(".", r"\.")):
+        Recognizer.load_for_video(folder)
