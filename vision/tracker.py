@@ -2654,7 +2654,7 @@ class NertsTracker:
         return mine < min(others) - UNDER_STEP * step
 
 
-NERTS_TOP_NS = 400_000_000
+NERTS_TOP_NS = 300_000_000
 """How long a new card must rest on a Nerts pile before it counts as that pile's new top."""
 NERTS_TOP_OBS = 8
 """Sightings of it at rest there, at the least (a card carried over the pile is seen a frame or two)."""

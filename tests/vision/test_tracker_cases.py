@@ -2044,3 +2044,23 @@ def test_a_race_card_last_seen_gliding_onto_its_twin_claims_no_landing_within_a_
         (ana_play.t_ns - ana[1]) / 1e6,
         ana_play.err_ns / 1e6,
     )
+
+
+def test_a_nerts_top_played_away_within_half_a_second_is_still_reported() -> None:
+    # Ana turns up QH on her Nerts pile and plays it on at once: it lies there for 0.35 s (21 frames)
+    # before she lifts it off towards the centre, uncovering 5C. QH was a top and has left (seed 11's Cal
+    # 4H, on top for 0.40 s, was not reported, and the referee never learnt the 7D before it had gone).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 60:
+            return [_whole("7D", _box(ANA_NERTS.x, ANA_NERTS.y))]
+        if k < 81:
+            return [_whole("QH", _box(ANA_NERTS.x, ANA_NERTS.y))]
+        lift = _part("QH", _box(ANA_NERTS.x + 6.0 * (k - 80), ANA_NERTS.y - 8.0 * (k - 80)))
+        return [_whole("5C", _box(ANA_NERTS.x, ANA_NERTS.y))] + ([lift] if k < 90 else [])
+
+    events, _ = _film(scene, 180)
+    assert [(seat, card) for seat, card, _ in _nerts_tops(events)] == [
+        ("Ana", "7D"),
+        ("Ana", "QH"),
+        ("Ana", "5C"),
+    ]
