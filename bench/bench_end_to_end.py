@@ -155,6 +155,7 @@ def run_trick_hand(
     right = 0
     errs: list[int] = []
     covered = 0
+    missed: list[str] = []
     for e in truth_plays:
         for i, k in enumerate(got):
             if (
@@ -168,6 +169,11 @@ def run_trick_hand(
                 errs.append(k.t_ns - e.t_ns)
                 covered += abs(k.t_ns - e.t_ns) <= k.err_ns
                 break
+        else:
+            missed.append(f"missed {e.seat} {e.get('card')} at {e.t_ns / 1e9:.3f}")
+    false = [
+        f"false {k.seat} {k.get('card')} at {k.t_ns / 1e9:.3f}" for i, k in enumerate(got) if i not in used
+    ]
     collects = sum(1 for e in events if e.type == "collect")
     buttons = [e for e in sim.events if e.type in ("deal", "bid", "pass", "discard", "trump")]
     merged = sorted(buttons + events, key=lambda e: e.t_ns)
@@ -187,6 +193,7 @@ def run_trick_hand(
         "tracked": track_rep.hands[:1],
         "rec_s": t_rec,
         "trk_s": t_trk,
+        "why": missed + false,
     }
 
 
@@ -208,6 +215,8 @@ def trick_main(args: argparse.Namespace, camera: CameraModel, recognizer: object
                 f"{float(np.percentile(errs, 95)):.2f} ms; within stated err {r['covered']}/{len(errs)}"
             )
         print(f"  deal scores equal to the truth: {r['equal']} (truth {r['true']}, tracked {r['tracked']})")
+        for line in r["why"]:  # type: ignore[attr-defined]
+            print(f"    {line}")
         if args.sightings == "recognizer":
             n = max(1, int(r["frames"]))  # type: ignore[call-overload]
             total = float(r["rec_s"]) + float(r["trk_s"])  # type: ignore[arg-type]
