@@ -128,6 +128,19 @@ def _ana_4h(t: int, pile: tuple[float, float], covered_at: int) -> list[CardSigh
     return [_whole("4H", _box(*pile))] if t < covered_at else []
 
 
+def _ben_5h_then_ana(
+    t: int, pile: tuple[float, float], ben: tuple[int, int], ana: tuple[int, int], off: float
+) -> tuple[list[CardSighting], Box]:
+    """The pile's 4H (:func:`_ana_4h`) and Ben's 5H flown onto it over ``ben`` (lift, landing), seen until
+    Ana's lands; and the box of Ana's 5H at ``t``, flown over ``ana`` to ``off`` mm past the pile."""
+    out = _ana_4h(t, pile, ben[1])
+    if t < 12 * PERIOD:
+        return out, _box(ANA_WASTE.x, ANA_WASTE.y)
+    if t < ana[1]:
+        out.append(_whole("5H", _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))))
+    return out, _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (pile[0] + off, pile[1] + off), *ana, t))
+
+
 def _assert_5h_race(events: list[TableEvent], ben_land: int, ana_land: int, max_err: int) -> None:
     """Ben's 5H and then Ana's were played, each timed within its stated err (or 2 ms) of the truth."""
     plays = [e for e in _plays(events) if e.get("card") == "5H"]
@@ -181,14 +194,8 @@ def test_a_race_loser_that_stops_unseen_under_the_winners_hand_is_timed_by_its_m
     ana = (ben[1] + 150_000_000 - 280_000_000, ben[1] + 150_000_000)
 
     def scene(k: int, t: int) -> list[CardSighting]:
-        out = _ana_4h(t, pile, ben[1])
-        if t < 12 * PERIOD:
-            return out
-        b = _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))
-        a = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (pile[0] + 1, pile[1] + 1), *ana, t))
-        if t < ana[1]:
-            out.append(_whole("5H", b))
-        if not ana[1] - 3 * PERIOD <= t < ana[1] + hidden_after * PERIOD:
+        out, a = _ben_5h_then_ana(t, pile, ben, ana, 1.0)
+        if t >= 12 * PERIOD and not ana[1] - 3 * PERIOD <= t < ana[1] + hidden_after * PERIOD:
             out.append(_whole("5H", a))
         return out
 
@@ -2023,13 +2030,9 @@ def test_a_race_card_last_seen_gliding_onto_its_twin_claims_no_landing_within_a_
     ana = (ben[1] + 120_000_000 - 400_000_000, ben[1] + 120_000_000)
 
     def scene(k: int, t: int) -> list[CardSighting]:
-        out = _ana_4h(t, pile, ben[1])
+        out, a = _ben_5h_then_ana(t, pile, ben, ana, 2.0)
         if t < 12 * PERIOD:
             return out
-        b = _box(*_flight((BEN_WASTE.x, BEN_WASTE.y), pile, *ben, t))
-        a = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (pile[0] + 2, pile[1] + 2), *ana, t))
-        if t < ana[1]:
-            out.append(_whole("5H", b))
         if t < ana[1] - 60_000_000:
             out.append(_part("5H", (a[0], a[1], a[2], a[1] + 0.6 * (a[3] - a[1]))))
         elif t >= ana[1] + 10 * PERIOD:
