@@ -1096,13 +1096,16 @@ class TableTracker:
                 # landing but its own slowing motion (it stopped under the other's hand, unseen):
                 # its fit may reach past one frame, up to now.
                 late = frame.t_ns if other.rest_since <= last.t_ns else hi
-                if fit is not None and lo - MIN_ERR_NS <= fit[0] <= late and (fit[1] < err or fit[0] > hi):
+                fitted = (
+                    fit is not None and lo - MIN_ERR_NS <= fit[0] <= late and (fit[1] < err or fit[0] > hi)
+                )
+                if fit is not None and fitted:
                     t_land, err = fit
                 stopped = self._stopped_before(tr)
                 if stopped is not None:
                     # Seen still before the other card covered it: it landed first, then.
                     t_land, err = stopped[0], stopped[1]
-                elif other.rest_since <= last.t_ns and (t_land, err) != fit:
+                elif other.rest_since <= last.t_ns and not fitted:
                     # The other card lay there already: nothing covered this one as it landed, a hand did,
                     # and it may have slid on unseen under the hand for a while (seed 6's Dee 2H, last seen
                     # moving 153 ms before it stopped). Its landing lies between its last sighting and the
