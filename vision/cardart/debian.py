@@ -1,9 +1,12 @@
-"""Artist card decks from Debian's ``gnome-cards-data`` (aisleriot's SVG themes).
+"""Artist card decks from Debian's ``gnome-cards-data`` and ``kdegames-card-data-kf5``.
 
-Each theme is one SVG laid out as a 13×5 grid: clubs, diamonds, hearts and
-spades from Ace to King, then the jokers and the back in the last row. The
-sheet is rasterised once with ``rsvg-convert`` (package ``librsvg2-bin``) into
-a cache folder and sliced into cards. Only themes whose indices use English
+Each ``gnome-cards-data`` theme (aisleriot's) is one SVG laid out as a 13×5
+grid: clubs, diamonds, hearts and spades from Ace to King, then the jokers and
+the back in the last row. A KDE deck is one SVG whose cards are elements named
+``1_club`` .. ``king_spade`` and ``back``, placed anywhere: each is rendered
+alone into the same 13×5 grid. Sheets are rasterised once with
+``rsvg-convert`` (package ``librsvg2-bin``) into a cache folder and sliced
+into cards. Only themes whose indices use English
 letters (A, J, Q, K) are listed; German, French and Russian courts read
 differently. The decks are GPL/LGPL-licensed artwork: they are used to train
 the model and are never shipped (see NOTICE).
@@ -25,6 +28,9 @@ from numpy.typing import NDArray
 
 __all__ = [
     "THEME_DIR",
+    "KDE_THEME_DIR",
+    "KDE_THEMES",
+    "has_card",
     "DISABLE_ENV",
     "ENGLISH_THEMES",
     "HELDOUT_THEMES",
@@ -36,6 +42,24 @@ __all__ = [
 
 THEME_DIR = Path("/usr/share/aisleriot/cards")
 """Where ``gnome-cards-data`` installs its themes."""
+
+KDE_THEME_DIR = Path("/usr/share/carddecks")
+"""Where ``kdegames-card-data-kf5`` installs its decks."""
+
+KDE_THEMES: dict[str, str] = {
+    "kde_paris": "svg-gm-paris/paris.svgz",
+    "kde_jolly_royal": "svg-jolly-royal/jolly-royal.svgz",
+    "kde_penguins": "svg-penguins/penguins.svgz",
+    "kde_standard": "svg-standard/standard.svgz",
+}
+"""The KDE decks drawn here, and their files under :data:`KDE_THEME_DIR`. The others are left out:
+``nicu-ornamental``, ``nicu-white`` and ``tigullio-international`` share their artists' work with the
+held-out ``ornamental`` and ``tigullio`` (training on them would leak the held-out designs);
+``dondorf`` repeats the GNOME theme; the three ``oxygen`` decks print rank and suit in opposite top
+corners (see :data:`UNRELIABLE_INDEX_THEMES`); ``ancient-egyptians`` prints its bottom index upright,
+which the half-turn convention of the index boxes cannot say; ``future`` draws no playing card;
+``konqi-modern`` and ``xskat-french`` do not render element by element with ``rsvg-convert``;
+``xskat-german`` has German suits."""
 
 DISABLE_ENV = "KIOSK_DEBIAN_DECKS"
 """Set to ``off`` to leave the Debian decks out even where installed. The test suite does, so that what
@@ -59,6 +83,7 @@ ENGLISH_THEMES: tuple[str, ...] = (
     "ornamental",
     "simplistic",
     "tigullio",
+    *KDE_THEMES,
 )
 """Themes with English indices, in listing order."""
 
@@ -104,16 +129,73 @@ def available_themes() -> list[str]:
     out = []
     have_rsvg = shutil.which("rsvg-convert") is not None
     for theme in ENGLISH_THEMES:
-        if _sheet_png(theme).exists() or (have_rsvg and (THEME_DIR / f"{theme}.svgz").exists()):
+        if _sheet_png(theme).exists() or (have_rsvg and _svg_of(theme).exists()):
             out.append(theme)
     return out
+
+
+def _svg_of(theme: str) -> Path:
+    if theme in KDE_THEMES:
+        return KDE_THEME_DIR / KDE_THEMES[theme]
+    return THEME_DIR / f"{theme}.svgz"
+
+
+_KDE_RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+_KDE_SUITS = ("club", "diamond", "heart", "spade")
+
+
+def _render_element(svg: Path, element: str, zoom: float, out: Path) -> NDArray[np.uint8] | None:
+    """Renders one element of an SVG alone, trimmed to its ink; None when the file has no such element."""
+    done = subprocess.run(
+        ["rsvg-convert", "-i", element, "-z", f"{zoom:.6f}", str(svg), "-o", str(out)],
+        capture_output=True,
+    )
+    if done.returncode != 0:
+        return None
+    img = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+    if img is None or img.ndim != 3 or img.shape[2] != 4:
+        return None
+    ys, xs = np.nonzero(img[..., 3] > 20)
+    if len(xs) == 0:
+        return None
+    return np.asarray(img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], dtype=np.uint8)
+
+
+def _kde_sheet(svg: Path, tmp: Path) -> NDArray[np.uint8]:
+    """Renders a KDE deck's cards one by one into a 13×5 sheet laid out as a GNOME theme's."""
+    if _render_element(svg, "1_spade", 1.0, tmp) is None:
+        raise ValueError(f"{svg} has no element '1_spade': not a KDE card deck")
+    # Some decks' elements carry off-card clip paths or their own scale, so each card is measured
+    # at its natural size first, rendered at the zoom that makes it SHEET_CARD_HEIGHT tall, trimmed
+    # to its own ink and centred in a cell with a margin that keeps neighbours from touching.
+    cell_h = SHEET_CARD_HEIGHT + 8
+    cell_w = int(SHEET_CARD_HEIGHT * 0.9)
+    sheet = np.zeros((cell_h * 5, cell_w * 13, 4), np.uint8)
+    cells = [((row, col), f"{r}_{s}") for row, s in enumerate(_KDE_SUITS) for col, r in enumerate(_KDE_RANKS)]
+    cells += [((4, 0), "black_joker"), ((4, 2), "back")]
+    for (row, col), element in cells:
+        natural = _render_element(svg, element, 1.0, tmp)
+        card = (
+            None
+            if natural is None
+            else _render_element(svg, element, SHEET_CARD_HEIGHT / natural.shape[0], tmp)
+        )
+        if card is None:
+            if element == "black_joker":
+                continue  # most KDE decks have no joker: has_card() says so
+            raise ValueError(f"{svg} has no card {element!r}")
+        card = card[:cell_h, :cell_w]
+        y = row * cell_h + (cell_h - card.shape[0]) // 2
+        x = col * cell_w + (cell_w - card.shape[1]) // 2
+        sheet[y : y + card.shape[0], x : x + card.shape[1]] = card
+    return sheet
 
 
 @functools.lru_cache(maxsize=16)
 def _sheet(theme: str) -> NDArray[np.uint8]:
     png = _sheet_png(theme)
     if not png.exists():
-        svg = THEME_DIR / f"{theme}.svgz"
+        svg = _svg_of(theme)
         if not svg.exists():
             raise FileNotFoundError(
                 f"card theme {theme!r} is not installed ({svg}); "
@@ -121,9 +203,16 @@ def _sheet(theme: str) -> NDArray[np.uint8]:
             )
         png.parent.mkdir(parents=True, exist_ok=True)
         tmp = png.with_suffix(".tmp.png")
-        subprocess.run(
-            ["rsvg-convert", "-h", str(SHEET_CARD_HEIGHT * 5), str(svg), "-o", str(tmp)], check=True
-        )
+        if theme in KDE_THEMES:
+            card_tmp = png.with_suffix(".card.png")
+            try:
+                cv2.imwrite(str(tmp), _kde_sheet(svg, card_tmp))
+            finally:
+                card_tmp.unlink(missing_ok=True)
+        else:
+            subprocess.run(
+                ["rsvg-convert", "-h", str(SHEET_CARD_HEIGHT * 5), str(svg), "-o", str(tmp)], check=True
+            )
         tmp.replace(png)
     img = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
     if img is None or img.ndim != 3 or img.shape[2] != 4:
@@ -137,6 +226,15 @@ def _cell_of(token: str) -> tuple[int, int]:
     if token == "BACK":
         return (4, 2)
     return (_ROW_OF_SUIT[token[-1]], _COL_OF_RANK[token[:-1]])
+
+
+def has_card(theme: str, token: str) -> bool:
+    """Whether a theme draws ``token`` (most KDE decks have no joker; the designs draw their own)."""
+    try:
+        load_cell(theme, token)
+    except ValueError:
+        return False
+    return True
 
 
 @functools.lru_cache(maxsize=256)
@@ -223,7 +321,37 @@ def estimate_index_boxes(theme: str, token: str) -> tuple[tuple[float, float, fl
     Looks in all four corners (some decks print four indices) and keeps the
     ones that match the top-left index in size.
     """
-    return index_boxes_from_image(load_cell(theme, token), four=theme in FOUR_INDEX_THEMES)
+    found = index_boxes_from_image(load_cell(theme, token), four=theme in FOUR_INDEX_THEMES)
+    if theme not in KDE_THEMES:
+        return found
+    # A KDE deck prints every index at the same place, but the ink search fails on some court
+    # cards whose picture reaches the index (Paris's, the penguins' queens): there the deck's
+    # usual boxes stand in, since a wrong box would teach the detector that an index is not one.
+    usual = _usual_index_boxes(theme)
+    if len(found) == len(usual) and all(_iou(a, b) > 0.4 for a, b in zip(found, usual, strict=True)):
+        return found
+    return usual
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+@functools.lru_cache(maxsize=16)
+def _usual_index_boxes(theme: str) -> tuple[tuple[float, float, float, float], ...]:
+    """The median top-left and bottom-right index boxes of a theme's pip cards (2 to 9)."""
+    boxes = [
+        index_boxes_from_image(load_cell(theme, f"{rank}{suit}")) for rank in "23456789" for suit in "CDHS"
+    ]
+    pairs = np.array([b for b in boxes if len(b) == 2], dtype=np.float64)
+    if len(pairs) < 8:
+        raise ValueError(f"theme {theme!r}: corner indices not found on its pip cards")
+    med = np.median(pairs, axis=0)
+    return tuple((float(m[0]), float(m[1]), float(m[2]), float(m[3])) for m in med)
 
 
 def index_boxes_from_image(

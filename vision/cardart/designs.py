@@ -230,7 +230,12 @@ def _debian_designs() -> list[CardDesign]:
                 "debian",
                 style,
                 aspect=0.0,
-                source=f"Debian gnome-cards-data theme {theme!r} (GPL/LGPL art; training only, not shipped)",
+                source=(
+                    f"Debian kdegames-card-data-kf5 deck {debian.KDE_THEMES[theme].split('/')[0]!r}"
+                    if theme in debian.KDE_THEMES
+                    else f"Debian gnome-cards-data theme {theme!r}"
+                )
+                + " (GPL/LGPL art; training only, not shipped)",
                 theme=theme,
             )
         )
@@ -286,12 +291,17 @@ def _design_aspect(design: CardDesign) -> float:
     return design.aspect or CARD_ASPECT
 
 
+def _theme_draws(theme: str, token: str) -> bool:
+    """Whether an artist theme has its own face for ``token``; if not, the design's style draws it."""
+    return not is_gnoming(token) and (token != "JOKER" or debian.has_card(theme, token))
+
+
 def render_face(token: str, design: CardDesign, height_px: int) -> NDArray[np.uint8]:
     """Returns the face of ``token`` in ``design``: BGRA uint8, ``height_px`` tall, alpha 0 outside
     the rounded corners. Raises :class:`ValueError` for an unknown token."""
     if token not in ALL_TOKENS:
         raise ValueError(f"unknown card token {token!r}; expected one of {', '.join(ALL_TOKENS)}")
-    if design.kind == "debian" and design.theme and not is_gnoming(token):
+    if design.kind == "debian" and design.theme and _theme_draws(design.theme, token):
         return _resize_to_height(np.asarray(debian.load_cell(design.theme, token)), height_px)
     if design.kind == "enrolled":
         photos = dict(design.photos)
@@ -315,7 +325,7 @@ def face_index_boxes(token: str, design: CardDesign) -> tuple[Box, ...]:
     A box whose centre lies in the top half is printed upright; one in the
     bottom half is turned half a turn. Empty when a deck prints no index there.
     """
-    if design.kind == "debian" and design.theme and not is_gnoming(token):
+    if design.kind == "debian" and design.theme and _theme_draws(design.theme, token):
         return debian.estimate_index_boxes(design.theme, token)
     if design.kind == "enrolled" and token in dict(design.photos):
         from vision.cardart.enrolled import photo_index_boxes

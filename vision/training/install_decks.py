@@ -3,9 +3,10 @@
     python -m vision.training.install_decks          # as root, on Debian/Ubuntu
 
 Installs ``gnome-cards-data`` (aisleriot's SVG card themes),
-``librsvg2-bin`` (``rsvg-convert``) and a set of free font packages (the
-typefaces the randomised designs print their indices in:
-:mod:`vision.cardart.typefaces`) with apt-get, then rasterises every English
+``kdegames-card-data-kf5`` (KDE's SVG card decks), ``librsvg2-bin``
+(``rsvg-convert``) and a set of free font packages (the typefaces the
+randomised designs print their indices in: :mod:`vision.cardart.typefaces`)
+with apt-get, then rasterises every English
 theme into the card-art cache so training starts at full speed. Only training
 needs them; the kiosk's run time never does, and tests fall back to the
 procedural designs and the Hershey fonts without them.
@@ -42,12 +43,13 @@ URW's): they are rendered into training scenes, never shipped."""
 MIN_TYPEFACES = 100
 """Fewer usable typefaces than this: the font packages are not (all) installed."""
 
-PACKAGES = ("gnome-cards-data", "librsvg2-bin", *FONT_PACKAGES)
+PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "librsvg2-bin", *FONT_PACKAGES)
 
 
 def main() -> int:
     missing = (
         not debian.THEME_DIR.is_dir()
+        or not debian.KDE_THEME_DIR.is_dir()
         or shutil.which("rsvg-convert") is None
         or len(typeface_files()) < MIN_TYPEFACES
     )
