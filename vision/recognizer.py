@@ -214,7 +214,8 @@ class Recognizer:
     ) -> Recognizer:
         """Loads the model in ``model_dir`` (default: the shipped one), checking every file's sha256.
 
-        ``thresholds`` default to the ones tuned for the model and recorded in its manifest.
+        ``model_dir`` may also name the folder's ``manifest.json`` itself. ``thresholds`` default to the
+        ones tuned for the model and recorded in its manifest.
 
         Raises :class:`~vision.errors.ModelError` naming the file when anything is missing or corrupt.
         """
@@ -223,6 +224,8 @@ class Recognizer:
             if model_dir is not None
             else Path(os.environ.get("KIOSK_MODEL_DIR", DEFAULT_MODEL_DIR))
         )
+        if folder.name == "manifest.json" and folder.is_file():
+            folder = folder.parent  # the manifest names the model's files relative to its folder
         manifest = _read_manifest(folder)
         # onnxruntime's layout passes wrap the 8-bit detector's convolutions in transposes of its
         # large feature maps: 0.5 ms a frame more on one core (6.7 against 6.2 ms at 1280×720),

@@ -22,6 +22,13 @@ def test_tiny_model_runs_the_full_path_and_finds_nothing(tmp_path: Path) -> None
     assert rec.recognize(np.zeros((50, 70, 3), np.uint8)) == []
 
 
+def test_a_model_is_named_by_its_folder_or_its_manifest(tmp_path: Path) -> None:
+    folder = write_model_dir(tmp_path / "m")
+    by_manifest = Recognizer.load(folder / "manifest.json")
+    assert by_manifest.model_dir == Recognizer.load(folder).model_dir == folder
+    assert Recognizer.load_for_video(str(folder / "manifest.json")).model_dir == folder
+
+
 def test_session_accepts_a_ready_inference_session() -> None:
     sess = ort.InferenceSession(classifier_bytes(), providers=["CPUExecutionProvider"])
     s = OnnxSession(sess)
