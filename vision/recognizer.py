@@ -310,7 +310,9 @@ class Recognizer:
             # face, would make them one. The look that names more is kept.
             backs = sum(1 for s in found if s.card == BACK) >= 2 and not _closeup(image.shape, cards)
             if backs or len({s.card for s in best if _named(s)}) >= 2:
-                if _strength(best) > _strength(found):
+                # With backs, they count as named faces do: one face a smaller look reads in their
+                # pattern must not replace them all.
+                if _strength(best, backs=backs) > _strength(found, backs=backs):
                     found = best
             else:
                 # The first look saw a card out of the detector's range, or named nothing: what
@@ -511,9 +513,11 @@ def _spec_box(spec: CropSpec) -> tuple[float, float, float, float]:
     return IndexDet(s.cx, s.cy, s.up_x, s.up_y, s.width, s.height, s.cx, s.cy, 0.0).box()
 
 
-def _strength(found: list[CardSighting]) -> tuple[int, float]:
-    """How convincing a reading of a frame is: named cards first, then their total confidence."""
-    return (sum(1 for s in found if _named(s)), sum(s.score for s in found if _named(s)))
+def _strength(found: list[CardSighting], backs: bool = False) -> tuple[int, float]:
+    """How convincing a reading of a frame is: named cards (and backs too, with ``backs``) first,
+    then the named cards' total confidence."""
+    sure = sum(1 for s in found if _named(s) or (backs and s.card == BACK))
+    return (sure, sum(s.score for s in found if _named(s)))
 
 
 def _closeup(shape: tuple[int, ...], cards: list[CardDet]) -> bool:
