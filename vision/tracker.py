@@ -173,6 +173,10 @@ REST_CREEP_NS = 35_000_000
 """How long a card may still slide after a box without its outline (a recognizer's detection box, a few
 pixels off the card's) first places it within the rest tolerance of where it rests: the last few pixels of
 a slide under friction take tens of milliseconds (about 30 ms in the simulator's slowing)."""
+MOVE_CREEP_NS = 80_000_000
+"""The same for a card moved within a seat's layout: a short, slow slide onto a work pile spends its last
+70 ms or so within the rest tolerance (51, 63 and 69 ms after their first sighting at rest, for three moves
+of held-out simulated hands)."""
 BURIED_NS = 300_000_000
 """A card that has lain this long on the place a card of another face was last seen resting in buries it
 (:meth:`TableTracker._buried`); one that came to rest there more recently may have been revealed by its
@@ -266,6 +270,9 @@ class Track:
     """Last resting observation before it moved (an upper bound is its first moving one)."""
     left_t: int | None = None
     """When it was last seen where it rested, before its current motion (whether or not its lift was seen)."""
+    away_t: int | None = None
+    """The last sighting of a flight lost on the way and joined to this track
+    (:meth:`TableTracker._join_lost_flight`)."""
     moved_mm: float = 0.0
     alive: bool = True
     settling: bool = False
@@ -1231,6 +1238,7 @@ class TableTracker:
             # the lift is the last observation that still lies where it rested, within the rest noise.
             tr.lift_t = None
             tr.left_t = tr.obs[-2].t_ns if len(tr.obs) >= 2 else None
+            tr.away_t = None
             later = o
             for o2 in reversed(tr.obs[:-1]):
                 if later.frame - o2.frame > 2:
@@ -1405,6 +1413,9 @@ class TableTracker:
             # is one over a card's length from where it rests: a hand holding it still before a throw.)
             t_land, err = stopped[0], stopped[1]
         err = self._box_only_err(tr, n, t_land, err)
+        unseen = self._unseen_move(tr, t_land, err)
+        if unseen is not None:
+            return self._landed(tr, unseen)
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
         # Lifted from a place far off and seen since only about where it rests (its flight unseen, under
         # the hand): as good as first seen at rest there, and it may be another card of its face that was
@@ -1429,6 +1440,31 @@ class TableTracker:
             seen_moving=seen_moving,
         )
         return self._landed(tr, landing)
+
+    def _unseen_move(self, tr: Track, t_fit: int, err_fit: int) -> Landing | None:
+        """A card lifted from a place in a seat's layout and seen since only where it now rests in that
+        layout (its slide under the hand): a move whose landing lies between its last sighting elsewhere and
+        its first where it rests, or as late as the fit to its resting boxes (``t_fit``, ``err_fit``) may
+        put it. The fit alone claims too much: a hand over the card shifts those boxes as a slow last creep
+        does (seed 2's Cal 5D was timed 60 ms after its first sighting at rest, and 220 ms after it landed;
+        seed 9's Ben KH still crept 100 ms after its own)."""
+        n = self.settings.rest_count
+        seat_here = self.layout.seat_of_point(tr.rest_x, tr.rest_y)
+        if (
+            seat_here is None
+            or tr.origin is None
+            or tr.origin[0] != seat_here
+            or tr.origin_xy is None
+            or not self._seen_only_at_rest(tr, tr.obs[:-n])
+        ):
+            return None
+        away = max((t for t in (tr.lift_t, tr.left_t, tr.away_t) if t is not None), default=None)
+        start = next((o for o in tr.obs if not self._index_only(o)), tr.obs[0])
+        first = self._first_here(tr, start)
+        if away is None or away >= first.t_ns:
+            return None
+        hi = max(first.t_ns, t_fit + err_fit - MOVE_CREEP_NS)
+        return self._unseen_landing(tr, away, hi, tr.origin, tr.origin_xy, tr.lift_t, move=True)
 
     def _seen_only_at_rest(self, tr: Track, before: Sequence[Observation]) -> bool:
         """Whether every sighting ``before`` its rest shows the card where it rests: a view of the card
@@ -1758,6 +1794,7 @@ class TableTracker:
             tr.origin, tr.origin_xy, tr.lift_t = (seat, "zone", 0), (src.obs[0].x, src.obs[0].y), None
         else:
             tr.origin, tr.origin_xy, tr.lift_t = src.origin, src.origin_xy, src.lift_t
+        tr.away_t = src.last.t_ns
         tr.moved_mm += src.moved_mm
 
     def _lost_just_before(
@@ -1964,15 +2001,18 @@ class TableTracker:
             # one seen again at rest (and a fanned pile's boxes jump between its cards).
             return None
         # Last seen in the layout, it still had the whole flight to the centre to go; last seen on the
-        # way, or moved within the layout, less.
+        # way, or moved within the layout, less (a move's last sighting may be on its way: seed 2's Ana 9S,
+        # its index seen 36 ms before it stopped on the work pile).
         away = self._last_away(src, tr)
-        far = self.layout.seat_of_point(away.x, away.y) is not None
+        far = seat_here is None and self.layout.seat_of_point(away.x, away.y) is not None
         lo = min(first.t_ns, away.t_ns + (MIN_FLIGHT_NS if far else 0))
         hi = first.t_ns
         if seat_here is not None and hi - away.t_ns > MOVE_UNSEEN_NS:
             return None
         src.alive = False
-        return self._landed(tr, self._unseen_landing(tr, lo, hi, origin, origin_xy, lift_t))
+        return self._landed(
+            tr, self._unseen_landing(tr, lo, hi, origin, origin_xy, lift_t, move=seat_here is not None)
+        )
 
     def _unseen_landing(
         self,
@@ -1982,8 +2022,16 @@ class TableTracker:
         origin: tuple[str | None, str, int] | None,
         origin_xy: tuple[float, float],
         lift_t: int | None,
+        *,
+        move: bool = False,
     ) -> Landing:
-        """The landing of a card whose flight went unseen, from ``origin_xy``, between ``lo`` and ``hi``."""
+        """The landing of a card whose flight went unseen, from ``origin_xy``, between ``lo`` and ``hi``;
+        with ``move``, a card moved within a seat's layout, ``hi`` its first sighting where it rests."""
+        if move:
+            # Seen first within the rest tolerance of where it rests, a card moved a short way may still
+            # creep its last pixels for tens of milliseconds more (seed 6's Ana 9D stopped 51 ms after): the
+            # interval reaches that far.
+            hi += MOVE_CREEP_NS
         err = max(MIN_ERR_NS, (hi - lo) // 2)
         if not any(o.whole for o in tr.obs):
             # No view with the card's outline: its first sighting within the rest tolerance of where it rests

@@ -207,9 +207,19 @@ def score_hand(
     for i, k in enumerate(k_moves):
         if i not in used_m:
             sc.false_events += 1
-            sc.false.append(
+            line = (
                 f"false move {k.seat} {k.get('card')} {k.get('from')}>{k.get('to')} at {k.t_ns / 1e9:.3f}"
+                f" (err {k.err_ns / 1e6:.0f} ms)"
             )
+            # The nearest true move of the card says whether the tracker mistook when, where or what.
+            near = min(
+                (e for e in t_moves if e.get("card") == k.get("card") and e.seat == k.seat),
+                key=lambda e: abs(e.t_ns - k.t_ns),
+                default=None,
+            )
+            if near is not None:
+                line += f" (true {near.get('from')}>{near.get('to')} at {near.t_ns / 1e9:.3f})"
+            sc.false.append(line)
     # Referee both logs.
     true_rep = replay_events(header, truth)
     merged = merged_log(truth, tracked)
