@@ -2569,6 +2569,8 @@ class NertsTracker:
             return None
         # Only a single card from the Nerts pile or the waste may go under (M7); a block never does.
         under = src in ("nerts", "waste") and self._is_under(dest, landing)
+        if src in ("nerts", "waste"):
+            under = self._legal_side(dest, landing, under)
         to = f"under{dest[2]}" if under else f"work{dest[2]}"
         data = {"card": landing.card, "from": src, "to": to}
         if landing.lift_t_ns is not None and landing.lift_t_ns - self.t0_ns <= t:
@@ -2670,6 +2672,39 @@ class NertsTracker:
         )
         return min((x - slot.pose.x) * ux + (y - slot.pose.y) * uy for x, y in pts)
 
+    def _legal_side(self, dest: tuple[str | None, str, int], landing: Landing, under: bool) -> bool:
+        """Whether a card that landed on a work pile went under it, given the pile's exposed card and base
+        as last seen (its resting cards there, ordered along the fan): when the side its position tells
+        (``under``) breaks the rules (§4 M5, M7) and the other side keeps them, the other. A hand over the
+        pile, or a recognizer's box swelled by a neighbour, shifts the edges :meth:`_is_under` compares by
+        more than the fan's 21 mm step (seed 11's Dee 10S, put on a JD, lay 47 mm out beyond it), and a card
+        slid under may lie no further out than the base by its box (seed 2's Cal 6D under a 5S, 3 mm). The
+        rules read the pile only when one side alone is legal; the referee still rules on the move as
+        reported."""
+        faces: list[tuple[float, str]] = []
+        for tr in self.table.tracks:
+            if (
+                tr.tid == landing.track
+                or not tr.resting
+                or tr.rest_box is None
+                or tr.rest_since > landing.t_ns
+                or landing.t_ns - tr.last.t_ns > PILE_FACES_NS
+                or _rank(tr.card) == 0
+            ):
+                continue
+            cx, cy = _centre(tr.rest_box)
+            ((tx, ty),) = self.table.calibration.to_table([(cx, cy)])
+            if self.table.place_of(tx, ty, tr) == dest:
+                faces.append((self._far_edge(dest, tr.rest_box), tr.card))
+        if not faces:
+            return under
+        base, top = min(faces)[1], max(faces)[1]
+        onto_ok = _builds_down(landing.card, top)
+        under_ok = _builds_down(base, landing.card)
+        if onto_ok != under_ok:
+            return under_ok
+        return under
+
     def _is_under(self, dest: tuple[str | None, str, int], landing: Landing) -> bool:
         """Under the base of a work pile (M7) rather than onto it (M5)? A card slid under lies a step
         further out than every card of the pile, measured on the far edges."""
@@ -2711,6 +2746,9 @@ NERTS_TOP_OBS = 8
 """Sightings of it at rest there, at the least (a card carried over the pile is seen a frame or two)."""
 NERTS_TOP_SEEN_NS = 200_000_000
 """It must still be seen there: a track not seen for longer may be a card that left long ago."""
+PILE_FACES_NS = 2_000_000_000
+"""A work pile's card counts in reading the pile's ends (:meth:`NertsTracker._legal_side`) if seen this
+recently: the hand that moves a card onto the pile hides the pile's cards for a second or so."""
 UNDER_STEP = 0.3
 """A card whose far edge lies beyond the far edge of every card of a work pile by more than this share of a
 fan step went under the pile (M7)."""
@@ -2767,6 +2805,18 @@ def _next_in_suit(card: str) -> str | None:
         return None
     names = {1: "A", 11: "J", 12: "Q", 13: "K"}
     return names.get(r + 1, str(r + 1)) + card[-1]
+
+
+def _builds_down(card: str, on: str) -> bool:
+    """Whether ``card`` may lie on ``on`` in a work pile: one rank lower, of the opposite colour (§4 M5).
+
+    >>> _builds_down("10S", "JD"), _builds_down("5S", "6D"), _builds_down("6D", "5S")
+    (True, True, False)
+    >>> _builds_down("9H", "10D")
+    False
+    """
+    red = "DH"
+    return _rank(card) == _rank(on) - 1 and (card[-1] in red) != (on[-1] in red)
 
 
 def _rank(card: str) -> int:

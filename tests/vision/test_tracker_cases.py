@@ -207,9 +207,10 @@ def _qd_slid_under_work_pile_1(
     misread: Callable[[int, int], str] = lambda t, t_land: "QD",
     *,
     boxed_with_pile: float | None = None,
+    card: str = "QD",
 ) -> tuple[Scene, tuple[float, float]]:
-    """QD from Ana's waste slid under her work pile 1 (a 9C): at rest only its end beyond the pile's
-    base shows. ``misread(t, t_land)`` is what the recogniser calls it in flight. With
+    """QD (or ``card``) from Ana's waste slid under her work pile 1 (a 9C): at rest only its end beyond the
+    pile's base shows. ``misread(t, t_land)`` is what the recogniser calls it in flight. With
     ``boxed_with_pile``, the recognizer boxes it at rest with the 9C over it, the box reaching that many
     mm beyond the 9C's far edge. Returns the scene and where the card's centre comes to rest."""
     slot = LAYOUT.slots[("Ana", "work", 1)]
@@ -225,8 +226,8 @@ def _qd_slid_under_work_pile_1(
             return [_whole("9C", base_box), _whole(misread(t, t_land), b)]
         if boxed_with_pile is not None:
             b0 = base_box
-            return [_whole("9C", b0), _part("QD", (b0[0], b0[1] - boxed_with_pile, b0[2], b0[3]))]
-        return [_whole("9C", base_box), _part("QD", (b[0], b[1], b[2], base_box[1]))]
+            return [_whole("9C", b0), _part(card, (b0[0], b0[1] - boxed_with_pile, b0[2], b0[3]))]
+        return [_whole("9C", base_box), _part(card, (b[0], b[1], b[2], base_box[1]))]
 
     return scene, under
 
@@ -1627,6 +1628,39 @@ def test_a_card_slid_under_a_work_pile_and_boxed_with_the_pile_goes_under() -> N
     events, _ = _film(scene, 60)
     moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
     assert moves == [("Ana", "QD", "waste", "under1")]
+
+
+def test_a_card_boxed_with_the_pile_it_went_under_is_under_when_only_that_side_is_legal() -> None:
+    # As above, but the card slid under the 9C is a 10D, and its box reaches only 3 mm beyond the 9C's far
+    # edge: by its edges it would lie on the pile. A 10D may go under a 9C (M7: one rank higher, the other
+    # colour), not onto it (M5): under it (seed 2's Cal 6D slid under a 5S, its box 3 mm beyond).
+    scene, _ = _qd_slid_under_work_pile_1(lambda t, t_land: "10D", boxed_with_pile=3.0, card="10D")
+    events, _ = _film(scene, 60)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "10D", "waste", "under1")]
+
+
+def test_a_card_put_on_a_pile_whose_box_reaches_beyond_its_base_is_on_it_when_only_that_is_legal() -> None:
+    # Ana puts her waste's 8D on her work pile 1 (a 9C), one fan step down. A hand over the pile swells the
+    # 8D's box back beyond the 9C's far edge by 10 mm: by its edges it went under. An 8D may go on a 9C (M5),
+    # not under it (M7): on it (seed 11's Dee 10S, put on a JD, was reported slid under it).
+    slot = LAYOUT.slots[("Ana", "work", 1)]
+    base = slot.card_pose(0)
+    on = (base.x + slot.fan[0], base.y + slot.fan[1])
+    base_box = _box(base.x, base.y)
+    t_lift, t_land = 10 * PERIOD, 10 * PERIOD + 300_000_000
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), on, t_lift, t_land, t)
+        b = _box(x, y)
+        if t < t_land:
+            return [_whole("9C", base_box), _whole("8D", b)]
+        nine = _part("9C", (base_box[0], base_box[1], base_box[2], b[1]))
+        return [nine, _part("8D", (b[0], base_box[1] - 10.0, b[2], b[3]))]
+
+    events, _ = _film(scene, 60)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "8D", "waste", "work1")]
 
 
 def _3h_named_once_over_cals_zone(ana_until: int, *, from_ana: bool) -> Scene:
