@@ -2430,6 +2430,10 @@ class NertsTracker:
         face, most = max(counts.items(), key=lambda kv: kv[1], default=(own, 0))
         if face == own or most < 5 or most <= 2 * counts.get(own, 0):
             return e
+        if e.type == "foundation_play" and not self._renaming_fits(e, own, face):
+            # The pile takes the card the track followed, not the face read more often since: that reading
+            # is a misread (seed 3's Dee 6H, read 4H at rest on the 5H it went on, became a false play).
+            return e
         if e.type == "foundation_play":
             for pile in self.piles:
                 if pile.pid == e.get("pile") and pile.cards and pile.cards[-1] == (own, e.seat or ""):
@@ -2437,6 +2441,18 @@ class NertsTracker:
         renamed = TableEvent(e.type, e.t_ns, e.err_ns, e.seat, {**e.data, "card": face})
         self._where[id(renamed)] = self._where.pop(id(e))
         return renamed
+
+    def _renaming_fits(self, e: TableEvent, own: str, face: str) -> bool:
+        """Whether renaming a play of ``own`` to ``face`` keeps it a card its pile takes, or ``own`` was none
+        either (§6 M3, M4: an Ace starts a pile, a card one rank higher of its suit goes on it; a race twin
+        ties with the top)."""
+        pile = next((p for p in self.piles if p.pid == e.get("pile")), None)
+        if pile is None:
+            return True
+        at = [i for i, c in enumerate(pile.cards) if c == (own, e.seat or "")]
+        below = pile.cards[: at[-1]] if at else pile.cards
+        before = _Pile(pile.pid, pile.x, pile.y, list(below))
+        return _fits(before, face) or not _fits(before, own)
 
     # -- interpretation ---------------------------------------------------------------------------
     def _seat_of(self, landing: Landing) -> str | None:

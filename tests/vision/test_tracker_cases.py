@@ -1016,6 +1016,24 @@ def test_a_card_misread_until_just_after_it_lands_is_played_as_the_face_it_shows
     assert abs(plays[0].t_ns - t_land) <= max(plays[0].err_ns, 3_000_000)
 
 
+def test_a_card_read_at_rest_as_a_face_its_pile_does_not_take_keeps_the_face_it_flew_in_as() -> None:
+    # Ana's AS starts a pile; her 2S flies onto it, read as what it is, and from just after it lands on is
+    # read as 4S at rest (a recognizer may misread a card at rest for many frames on end). The pile takes a
+    # 2S, not a 4S: the play stays a 2S (renamed to the face read most at rest, seed 3's Dee 6H on a 5H, read
+    # 4H, became a false play the referee ruled out).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        ace = _whole("AS", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))
+        x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 40 * PERIOD, 60 * PERIOD, t)
+        two = _whole("2S" if k < 63 else "4S", _box(x, y))
+        return [ace] if k < 40 else [two]
+
+    events, _ = _film(scene, 160)
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in _plays(events)] == [
+        ("Ana", "AS", "F1"),
+        ("Ana", "2S", "F1"),
+    ]
+
+
 def test_a_card_flown_unseen_onto_a_pile_whose_last_play_went_unseen_is_still_played() -> None:
     # Ana's AH started a pile unseen (never named: the recognizer could not read it). Her 2H then leaves
     # her waste under her hand and is first seen at rest on that pile. It does not fit the pile as the
