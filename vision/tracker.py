@@ -2749,10 +2749,14 @@ class NertsTracker:
                 others.append(self._far_edge(dest, tr.rest_box))
         if not others:
             # None of the pile's cards seen at rest: its base lies on the slot, its far edge half a card's
-            # length out along the fan. A card slid under it shows only its end beyond the base (a card put
-            # on the pile shows whole).
+            # length out along the fan; a card slid under it lies a whole step further out, one put on an
+            # empty pile at the slot. A card showing only its end beyond the base went under if it lies
+            # over half a step out; so did one seen whole three quarters of a step out: a recognizer's box of
+            # a card slid under may take in the pile over it (seed 12's Cal JS), and a box reaching a few
+            # millimetres beyond a card put on the slot stays short of that (seed 7's Ben 10C, 11 mm).
             shows = _area(mine_tr.rest_box) / self.table.card_px2
-            return shows < WHOLE_SHARE and mine < -CARD_H_MM / 2 - 0.5 * step
+            beyond = -CARD_H_MM / 2 - (0.5 if shows < WHOLE_SHARE else 0.75) * step
+            return mine < beyond
         return mine < min(others) - UNDER_STEP * step
 
 

@@ -1658,6 +1658,28 @@ def test_a_card_boxed_with_the_pile_it_went_under_is_under_when_only_that_side_i
     assert moves == [("Ana", "10D", "waste", "under1")]
 
 
+@pytest.mark.parametrize(("out", "to"), [(0.9, "under1"), (0.5, "work1")])
+def test_a_card_boxed_whole_at_a_work_pile_none_of_whose_cards_is_seen_is_under_it_a_step_out(
+    out: float, to: str
+) -> None:
+    # Ana's work pile 1 is never seen at rest (a hand over it). Her waste's 10D comes to rest boxed whole (a
+    # recognizer's box that takes in the pile over it), its far edge ``out`` fan steps beyond the slot's.
+    # Nine tenths of a step out, it was slid under the pile (seed 12's Cal JS, 17 mm out, was reported put
+    # on it); half a step out, it is a card put on the empty slot whose box reaches beyond it.
+    slot = LAYOUT.slots[("Ana", "work", 1)]
+    base = slot.card_pose(0)
+    rest = (base.x - out * slot.fan[0], base.y - out * slot.fan[1])
+    t_lift, t_land = 10 * PERIOD, 10 * PERIOD + 300_000_000
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), rest, t_lift, t_land, t)
+        return [_whole("10D", _box(x, y))] if t < t_land else [_part("10D", _box(x, y))]
+
+    events, _ = _film(scene, 60)
+    moves = [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in events if e.type == "move"]
+    assert moves == [("Ana", "10D", "waste", to)]
+
+
 def test_a_card_put_on_a_pile_whose_box_reaches_beyond_its_base_is_on_it_when_only_that_is_legal() -> None:
     # Ana puts her waste's 8D on her work pile 1 (a 9C), one fan step down. A hand over the pile swells the
     # 8D's box back beyond the 9C's far edge by 10 mm: by its edges it went under. An 8D may go on a 9C (M5),
