@@ -1416,6 +1416,7 @@ class TableTracker:
         unseen = self._unseen_move(tr, t_land, err)
         if unseen is not None:
             return self._landed(tr, unseen)
+        t_land, err = self._not_before_seen_away(tr, t_land, err)
         path = tuple((o2.x, o2.y) for o2 in tr.obs[:4])
         # Lifted from a place far off and seen since only about where it rests (its flight unseen, under
         # the hand): as good as first seen at rest there, and it may be another card of its face that was
@@ -1440,6 +1441,34 @@ class TableTracker:
             seen_moving=seen_moving,
         )
         return self._landed(tr, landing)
+
+    def _not_before_seen_away(self, tr: Track, t_land: int, err: int) -> tuple[int, int]:
+        """A landing in a seat's layout no earlier than the card's last view clearly off where it rests (a
+        box, not its corner index alone, beyond the rest tolerance on the sides that moved least, and not only
+        swelled by the hand over it): a fit that
+        ends before it was misled by an earlier box that only seemed to lie there (seed 13's Ben 9D: a box
+        swelled over the pile it went to, 30 mm ahead of the card, timed it 228 ms early with a 5 ms err).
+        It landed between that view and the next one at rest, or the last pixels' creep after it."""
+        rb = tr.rest_box
+        n = self.settings.rest_count
+        if rb is None or self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None:
+            return t_land, err
+        moving = tr.obs[:-n]
+        off = next(
+            (
+                k
+                for k in range(len(moving) - 1, -1, -1)
+                if not self._index_only(moving[k])
+                and math.hypot(*robust_shift(rb, moving[k].box)) > 3 * self.rest_px
+                and not self._swelled(rb, moving[k])
+            ),
+            None,
+        )
+        if off is None or moving[off].t_ns <= t_land + err:
+            return t_land, err
+        lo = moving[off].t_ns
+        hi = tr.obs[off + 1].t_ns + MOVE_CREEP_NS
+        return (lo + hi) // 2, max(MIN_ERR_NS, (hi - lo) // 2)
 
     def _unseen_move(self, tr: Track, t_fit: int, err_fit: int) -> Landing | None:
         """A card lifted from a place in a seat's layout and seen since only where it now rests in that

@@ -2235,3 +2235,28 @@ def test_a_move_seen_only_at_rest_after_its_lift_is_not_timed_by_its_boxes_settl
 
     events, _ = _film(scene, 150)
     _one_move_landing_within_err(events, ("Ana", "9C", "nerts", "work2"), 30 * PERIOD)
+
+
+def test_a_move_is_not_timed_before_the_card_is_seen_on_its_way_again() -> None:
+    # Ana slides her waste's 9C onto the 10H of her second work pile (frames 20-44), seen now and then under
+    # her hand: on its way (frames 20-24 and 34-36), and at frame 27 by a box where it will rest, well ahead
+    # of the card (a box swelled over the pile it goes to). It was seen on its way after that box: it landed
+    # after frame 36 (such a box timed seed 13's Ben 9D 228 ms early, with a 5 ms err).
+    top = _box(ANA_WORK2.pose.x, ANA_WORK2.pose.y)
+    step = ANA_WORK2.fan[1]
+    end = (ANA_WORK2.pose.x, ANA_WORK2.pose.y + step)
+    seen = {20, 21, 22, 23, 24, 34, 35, 36}
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        ten = [_whole("10H", top)] if k < 20 else [_part("10H", (top[0], top[1], top[2], top[1] + step))]
+        if k < 20:
+            return [*ten, _whole("9C", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k == 27:
+            return [*ten, _part("9C", _box(*end))]
+        if k in seen or k >= 44:
+            x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), end, 20 * PERIOD, 44 * PERIOD, t)
+            return [*ten, _part("9C", _box(x, y))]
+        return ten
+
+    events, _ = _film(scene, 150)
+    _one_move_landing_within_err(events, ("Ana", "9C", "waste", "work2"), 44 * PERIOD)
