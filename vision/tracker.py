@@ -2425,10 +2425,32 @@ class NertsTracker:
         there more than twice as often as the event's own face, and five times or more: the recognizer
         names a card wrong now and then, sometimes for many frames on end, and a track follows one name.
         """
+        own = str(e.get("card"))
+        counts = self._face_counts(e)
+        face, most = max(counts.items(), key=lambda kv: kv[1], default=(own, 0))
+        if face == own or most < 5 or most <= 2 * counts.get(own, 0):
+            return e
+        if e.type == "foundation_play" and not self._renaming_fits(e, own, face):
+            # The pile takes the card the track followed, not the face read more often since: that reading
+            # is a misread (seed 3's Dee 6H, read 4H at rest on the 5H it went on, became a false play).
+            return e
+        if e.type == "foundation_play":
+            for pile in self.piles:
+                if pile.pid == e.get("pile") and pile.cards and pile.cards[-1] == (own, e.seat or ""):
+                    pile.cards[-1] = (face, e.seat or "")
+        renamed = TableEvent(e.type, e.t_ns, e.err_ns, e.seat, {**e.data, "card": face})
+        self._where[id(renamed)] = self._where.pop(id(e))
+        return renamed
+
+    def _face_counts(self, e: TableEvent) -> dict[str, int]:
+        """How often each face was named in the box where the event's card came to rest, in the second after
+        it landed (until the next card landed there), leaving out faces named there before it landed (the
+        card it covers, still showing round its edges) unless its own; empty when its resting box is not
+        known."""
         where = self._where.get(id(e))
         tr = next((t for t in self.table.tracks if where is not None and t.tid == where[2]), None)
         if where is None or tr is None or tr.rest_box is None:
-            return e
+            return {}
         box, own = tr.rest_box, str(e.get("card"))
         tol = 2 * self.table.rest_px
         t0 = e.t_ns + self.t0_ns
@@ -2455,33 +2477,60 @@ class NertsTracker:
                         else:
                             counts[card] = counts.get(card, 0) + 1
         # A face named there before it landed is the card it covers, still showing round its edges.
-        counts = {card: c for card, c in counts.items() if card == own or card not in before}
-        face, most = max(counts.items(), key=lambda kv: kv[1], default=(own, 0))
-        if face == own or most < 5 or most <= 2 * counts.get(own, 0):
-            return e
-        if e.type == "foundation_play" and not self._renaming_fits(e, own, face):
-            # The pile takes the card the track followed, not the face read more often since: that reading
-            # is a misread (seed 3's Dee 6H, read 4H at rest on the 5H it went on, became a false play).
-            return e
-        if e.type == "foundation_play":
-            for pile in self.piles:
-                if pile.pid == e.get("pile") and pile.cards and pile.cards[-1] == (own, e.seat or ""):
-                    pile.cards[-1] = (face, e.seat or "")
+        return {card: c for card, c in counts.items() if card == own or card not in before}
+
+    def _recoloured_top(self, pile: _Pile, card: str) -> bool:
+        """Whether a card that does not fit its pile fits once the pile's top, played moments ago (its event
+        not yet released), is renamed to the same rank in the card's suit, a face named at least once where
+        that top rests: the top was that face, misread in its suit (seed 2's Ben AH, read AD in most frames
+        and AH in one; Ana's 2H on it was dropped as a misread). The top is then renamed, and True returned.
+        """
+        if not pile.cards:
+            return False
+        top, seat = pile.cards[-1]
+        r = _rank(top)
+        if r == 0 or r != _rank(card) - 1 or top[-1] == card[-1] or card[-1] not in "CDHS":
+            return False
+        face = _RANK_NAMES.get(r, str(r)) + card[-1]
+        k = next(
+            (
+                k
+                for k in range(len(self._pending) - 1, -1, -1)
+                if self._pending[k].type == "foundation_play"
+                and self._pending[k].get("pile") == pile.pid
+                and (self._pending[k].get("card"), self._pending[k].seat or "") == (top, seat)
+            ),
+            None,
+        )
+        if k is None:
+            return False
+        e = self._pending[k]
+        if self._face_counts(e).get(face, 0) < 1 or not self._renaming_fits(e, top, face):
+            return False
         renamed = TableEvent(e.type, e.t_ns, e.err_ns, e.seat, {**e.data, "card": face})
         self._where[id(renamed)] = self._where.pop(id(e))
-        return renamed
+        self._pending[k] = renamed
+        pile.cards[-1] = (face, seat)
+        return True
 
     def _renaming_fits(self, e: TableEvent, own: str, face: str) -> bool:
-        """Whether renaming a play of ``own`` to ``face`` keeps it a card its pile takes, or ``own`` was none
-        either (§6 M3, M4: an Ace starts a pile, a card one rank higher of its suit goes on it; a race twin
-        ties with the top)."""
+        """Whether renaming a play of ``own`` to ``face`` keeps it a card its pile takes, and the card played
+        on it since one that goes on it, or ``own`` was none either (§6 M3, M4: an Ace starts a pile, a card
+        one rank higher of its suit goes on it; a race twin ties with the top)."""
         pile = next((p for p in self.piles if p.pid == e.get("pile")), None)
         if pile is None:
             return True
         at = [i for i, c in enumerate(pile.cards) if c == (own, e.seat or "")]
         below = pile.cards[: at[-1]] if at else pile.cards
         before = _Pile(pile.pid, pile.x, pile.y, list(below))
-        return _fits(before, face) or not _fits(before, own)
+        if not (_fits(before, face) or not _fits(before, own)):
+            return False
+        if at and at[-1] + 1 < len(pile.cards):
+            above = pile.cards[at[-1] + 1][0]
+            on_face = _Pile(pile.pid, pile.x, pile.y, [*below, (face, e.seat or "")])
+            on_own = _Pile(pile.pid, pile.x, pile.y, [*below, (own, e.seat or "")])
+            return _fits(on_face, above) or not _fits(on_own, above)
+        return True
 
     # -- interpretation ---------------------------------------------------------------------------
     def _seat_of(self, landing: Landing) -> str | None:
@@ -2537,6 +2586,8 @@ class NertsTracker:
                 pile = self._fitting_pile_near(landing.x, landing.y, landing.card) or pile
             if not _fits(pile, landing.card):
                 pile = self._place_known(landing) or pile
+            if pile is not None and not _may_follow(pile, landing.card):
+                self._recoloured_top(pile, landing.card)
             tied = pile is not None and bool(pile.cards) and pile.cards[-1][0] == landing.card
             if not landing.seen_moving and (tied or not _may_follow(pile, landing.card)):
                 # A card seen only at rest must fit the pile: otherwise it is more likely a misread.

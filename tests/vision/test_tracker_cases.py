@@ -2260,3 +2260,22 @@ def test_a_move_is_not_timed_before_the_card_is_seen_on_its_way_again() -> None:
 
     events, _ = _film(scene, 150)
     _one_move_landing_within_err(events, ("Ana", "9C", "waste", "work2"), 44 * PERIOD)
+
+
+def test_an_ace_misread_in_its_suit_is_named_by_the_two_played_on_it() -> None:
+    # Ana plays her AH onto the table, read AD in flight and at rest but for one frame (frame 30). Her 2H
+    # lands on it half a second later. A 2H does not go on an AD: the Ace, read once as the face the 2H
+    # takes, was that face, misread in its suit. Both plays are hearts (seed 2's Ben AH, read AD: Ana's 2H
+    # on it was dropped, and three later hearts on the pile ruled the wrong suit).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        ace = _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 12 * PERIOD, t))
+        two = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 35 * PERIOD, 50 * PERIOD, t)
+        if k < 35:
+            return [_whole("AH" if k == 30 else "AD", ace)]
+        return [_whole("2H", _box(*two))]
+
+    events, _ = _film(scene, 150)
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in _plays(events)] == [
+        ("Ana", "AH", "F1"),
+        ("Ana", "2H", "F1"),
+    ]
