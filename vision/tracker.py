@@ -2694,7 +2694,19 @@ class NertsTracker:
             if "from" not in data and src is not None:
                 data["from"] = src
             t, err = e.t_ns, e.err_ns
-            if retime and landing.err_ns < e.err_ns:
+            # Not the time of a landing at the place where the play's own track already lay at rest before
+            # it: that landing is the card seen again (a box jumping off it and back), not its arrival (seed
+            # 13's Cal 5C, at rest from 11.76 s, taken as landing at 12.24 s with an 8 ms err).
+            first = next(
+                (t for t in self.table.tracks if t.tid == self._where.get(id(e), (0, 0, -1))[2]), None
+            )
+            lay_here = (
+                first is not None
+                and first.resting
+                and gap <= CARD_W_MM / 4
+                and first.rest_since + REST_CREEP_NS < landing.t_ns - landing.err_ns
+            )
+            if retime and landing.err_ns < e.err_ns and not lay_here:
                 t, err = landing.t_ns - self.t0_ns, landing.err_ns
                 pile.top_t_ns = landing.t_ns
             merged = TableEvent("foundation_play", t, err, e.seat, data)

@@ -2279,3 +2279,21 @@ def test_an_ace_misread_in_its_suit_is_named_by_the_two_played_on_it() -> None:
         ("Ana", "AH", "F1"),
         ("Ana", "2H", "F1"),
     ]
+
+
+def test_a_second_landing_where_the_played_card_already_lay_does_not_retime_the_play() -> None:
+    # Ana's AH lands on the table at frame 20 and lies there, its play still queued. A second track of its
+    # face then "lands" at the same place at frame 50, with a smaller err (a box that jumped off the card and
+    # back, joined to a card of its face that vanished from a layout). The card already lay there: the play
+    # keeps the time it landed (seed 13's Cal 5C, at rest from 11.76 s, was timed at 12.24 s, 8 ms err).
+    tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+    for k in range(50):
+        x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 5 * PERIOD, 20 * PERIOD, k * PERIOD)
+        assert tracker.feed(Frame(None, k * PERIOD, k), [_whole("AH", _box(x, y))]) == []
+    pile = tracker.piles[0]
+    queued = [e for e in tracker._pending if e.type == "foundation_play"]
+    assert len(queued) == 1 and abs(queued[0].t_ns - 20 * PERIOD) <= queued[0].err_ns
+    again = Landing(999, "AH", 50 * PERIOD, 1_000_000, F0.x, F0.y, ("Cal", "waste", 0), (0.0, 0.0), None, ())
+    assert tracker._merge_play(pile, again)
+    (play,) = [e for e in tracker._pending if e.type == "foundation_play"]
+    assert abs(play.t_ns - 20 * PERIOD) <= play.err_ns

@@ -186,7 +186,8 @@ def score_hand(
     for i, k in enumerate(k_plays):
         if i not in used:
             sc.false_events += 1
-            sc.false.append(f"false play {k.seat} {k.get('card')} on {k.get('pile')} at {k.t_ns / 1e9:.3f}")
+            line = f"false play {k.seat} {k.get('card')} on {k.get('pile')} at {k.t_ns / 1e9:.3f}"
+            sc.false.append(line + f" (err {k.err_ns / 1e6:.0f} ms){_nearest(t_plays, k)}")
     t_moves = [e for e in truth if e.type == "move"]
     k_moves = [e for e in tracked if e.type == "move"]
     used_m: set[int] = set()
@@ -211,15 +212,7 @@ def score_hand(
                 f"false move {k.seat} {k.get('card')} {k.get('from')}>{k.get('to')} at {k.t_ns / 1e9:.3f}"
                 f" (err {k.err_ns / 1e6:.0f} ms)"
             )
-            # The nearest true move of the card says whether the tracker mistook when, where or what.
-            near = min(
-                (e for e in t_moves if e.get("card") == k.get("card") and e.seat == k.seat),
-                key=lambda e: abs(e.t_ns - k.t_ns),
-                default=None,
-            )
-            if near is not None:
-                line += f" (true {near.get('from')}>{near.get('to')} at {near.t_ns / 1e9:.3f})"
-            sc.false.append(line)
+            sc.false.append(line + _nearest(t_moves, k))
     # Referee both logs.
     true_rep = replay_events(header, truth)
     merged = merged_log(truth, tracked)
@@ -230,6 +223,18 @@ def score_hand(
     sc.scores_equal = bool(sc.true_scores) and sc.true_scores == sc.tracked_scores
     _compare_races(sc, true_rep.rulings, track_rep.rulings, t_plays, k_plays, tie_window_ms)
     return sc
+
+
+def _nearest(truth: list[TableEvent], k: TableEvent) -> str:
+    """The true event of a false one's card nearest it in time (by its seat, for a move), as the diagnostic
+    shows it: whether the tracker mistook when, where, who or what."""
+    same = [e for e in truth if e.get("card") == k.get("card") and (e.type != "move" or e.seat == k.seat)]
+    near = min(same, key=lambda e: abs(e.t_ns - k.t_ns), default=None)
+    if near is None:
+        return ""
+    if near.type == "move":
+        return f" (true {near.get('from')}>{near.get('to')} at {near.t_ns / 1e9:.3f})"
+    return f" (true {near.seat} on {near.get('pile')} at {near.t_ns / 1e9:.3f})"
 
 
 def _compare_races(
