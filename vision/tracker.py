@@ -272,7 +272,8 @@ class Track:
     """When it was last seen where it rested, before its current motion (whether or not its lift was seen)."""
     away_t: int | None = None
     """The last sighting of a flight lost on the way and joined to this track
-    (:meth:`TableTracker._join_lost_flight`)."""
+    (:meth:`TableTracker._join_lost_flight`), or of the card of its face that vanished from a layout
+    (:meth:`TableTracker._join_vanished`)."""
     moved_mm: float = 0.0
     alive: bool = True
     settling: bool = False
@@ -1427,6 +1428,8 @@ class TableTracker:
             and math.hypot(tr.origin_xy[0] - tr.rest_x, tr.origin_xy[1] - tr.rest_y)
             > max(CARD_H_MM / 2, 2 * tr.moved_mm)
         )
+        if not seen_moving:
+            t_land, err = self._flight_unseen(tr, t_land, err)
         landing = Landing(
             tr.tid,
             tr.card,
@@ -1441,6 +1444,22 @@ class TableTracker:
             seen_moving=seen_moving,
         )
         return self._landed(tr, landing)
+
+    def _flight_unseen(self, tr: Track, t_land: int, err: int) -> tuple[int, int]:
+        """A card landing in the centre whose flight went unseen (seen only about where it rests, lifted far
+        off): its first boxes there may move by the hand over them, not by the card, so the fit to them does
+        not bound its landing from below: it may have landed any time from its last sighting where it lay
+        (plus the shortest flight) on (seed 5's Ana 2S, first seen at rest 245 ms after it
+        landed, was timed 261 ms late with a 25 ms err by a 6-pixel jump of its first box). The frames'
+        pixels may time it better (:meth:`_timed_from_pixels`)."""
+        if self.layout.seat_of_point(tr.rest_x, tr.rest_y) is not None:
+            return t_land, err
+        away = max((t for t in (tr.lift_t, tr.left_t, tr.away_t) if t is not None), default=None)
+        if away is None:
+            return t_land, err
+        # The fit's time stays the likeliest (its boxes usually do show the card's last motion); its err
+        # reaches back that far.
+        return t_land, max(err, t_land - (away + MIN_FLIGHT_NS))
 
     def _not_before_seen_away(self, tr: Track, t_land: int, err: int) -> tuple[int, int]:
         """A landing in a seat's layout no earlier than the card's last view clearly off where it rests (a
@@ -1899,6 +1918,7 @@ class TableTracker:
             return
         src.alive = False
         tr.origin, tr.origin_xy, tr.lift_t = self._left_from(src)
+        tr.away_t = src.last.t_ns
 
     def _vanished(self, tr: Track, first: Observation, lifted: bool = True) -> Track | None:
         """The card of the same face that rested in a seat's layout and was last seen shortly before

@@ -2297,3 +2297,20 @@ def test_a_second_landing_where_the_played_card_already_lay_does_not_retime_the_
     assert tracker._merge_play(pile, again)
     (play,) = [e for e in tracker._pending if e.type == "foundation_play"]
     assert abs(play.t_ns - 20 * PERIOD) <= play.err_ns
+
+
+def test_a_play_first_seen_at_rest_after_an_unseen_flight_is_not_timed_by_its_first_box() -> None:
+    # Ana's AH vanishes from her waste under her hand (frame 20) and lands unseen on the table at frame 30.
+    # It is first named there at frame 45, its first box 8 mm off the card (the hand over it), then where it
+    # lies. That jump is no motion of the card: its landing may lie anywhere from its last sighting in her
+    # layout on (seed 5's Ana 2S, first seen at rest 245 ms after it landed, was timed 261 ms late with a
+    # 25 ms err by a 6-pixel jump of its first box).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_whole("AH", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        if k < 45:
+            return []
+        return [_part("AH", _box(F0.x, F0.y - (8.0 if k == 45 else 0.0)))]
+
+    events, _ = _film(scene, 150)
+    _one_play_landing_within_err(events, ("Ana", "AH", "waste"), 30 * PERIOD)
