@@ -1171,6 +1171,19 @@ def test_a_card_lifted_from_its_waste_and_first_seen_again_at_rest_on_a_work_pil
     assert _plays(events) == []
 
 
+WORK2_NEXT = (ANA_WORK2.pose.x, ANA_WORK2.pose.y + ANA_WORK2.fan[1])
+"""Where a card put on the head of Ana's second work pile lies: one fan step down from it."""
+
+
+def _ten_h(k: int, covered_from: int) -> list[CardSighting]:
+    """The 10H at the head of Ana's second work pile at frame ``k``: seen whole, then from frame
+    ``covered_from`` only its end above the card put on it."""
+    top = _box(ANA_WORK2.pose.x, ANA_WORK2.pose.y)
+    if k < covered_from:
+        return [_whole("10H", top)]
+    return [_part("10H", (top[0], top[1], top[2], top[1] + ANA_WORK2.fan[1]))]
+
+
 def _one_move_landing_within_err(
     events: list[TableEvent], move: tuple[str, str, str, str], t_land: int
 ) -> None:
@@ -1191,12 +1204,10 @@ def test_a_move_first_seen_at_rest_while_it_still_creeps_is_timed_to_its_stop() 
     # within the rest tolerance, though it still creeps for 50 ms, unseen again until it rests (seed 6's Ana
     # 9D stopped 51 ms after its first sighting at rest). The move's interval reaches its stop: it ended 35 ms
     # after that first sighting, and began 120 ms after the slide was last seen, a flight to the centre's.
-    top = _box(ANA_WORK2.pose.x, ANA_WORK2.pose.y)
-    step = ANA_WORK2.fan[1]
-    end = (ANA_WORK2.pose.x, ANA_WORK2.pose.y + step)
+    end = WORK2_NEXT
 
     def scene(k: int, t: int) -> list[CardSighting]:
-        ten = [_whole("10H", top)] if k < 41 else [_part("10H", (top[0], top[1], top[2], top[1] + step))]
+        ten = _ten_h(k, 41)
         if k < 20:
             return [*ten, _whole("9C", _box(ANA_WASTE.x, ANA_WASTE.y))]
         if k < 24:
@@ -1217,12 +1228,10 @@ def test_a_move_last_seen_on_its_way_may_land_at_once() -> None:
     # landing lies between those two sightings: a card moved within a layout has no flight to the centre
     # still to go when last seen (the interval began 120 ms after that sighting: seed 2's Ana 9S, seen 36 ms
     # before it stopped, was timed after it).
-    top = _box(ANA_WORK2.pose.x, ANA_WORK2.pose.y)
-    step = ANA_WORK2.fan[1]
-    end = (ANA_WORK2.pose.x, ANA_WORK2.pose.y + step)
+    end = WORK2_NEXT
 
     def scene(k: int, t: int) -> list[CardSighting]:
-        ten = [_whole("10H", top)] if k < 27 else [_part("10H", (top[0], top[1], top[2], top[1] + step))]
+        ten = _ten_h(k, 27)
         if k < 24:
             x, y = _flight((ANA_NERTS.x, ANA_NERTS.y), end, 20 * PERIOD, 27 * PERIOD, t)
             return [*ten, _part("9C", _box(x, y))]
@@ -2217,13 +2226,11 @@ def test_a_move_seen_only_at_rest_after_its_lift_is_not_timed_by_its_boxes_settl
     # sighting on the way and its first at rest. (A fit to those boxes timed it after its first sighting
     # there: seed 2's Cal 5D was timed 60 ms after its first sighting at rest, 220 ms after it landed, with a
     # 92 ms err.)
-    top = _box(ANA_WORK2.pose.x, ANA_WORK2.pose.y)
-    step = ANA_WORK2.fan[1]
-    end = (ANA_WORK2.pose.x, ANA_WORK2.pose.y + step)
+    end = WORK2_NEXT
     drift = (-6.0, -3.0, -5.0, -2.0, -1.0)
 
     def scene(k: int, t: int) -> list[CardSighting]:
-        ten = [_whole("10H", top)] if k < 30 else [_part("10H", (top[0], top[1], top[2], top[1] + step))]
+        ten = _ten_h(k, 30)
         if k < 20:
             return [*ten, _part("9C", _box(ANA_NERTS.x, ANA_NERTS.y))]
         if k < 22:
@@ -2242,13 +2249,11 @@ def test_a_move_is_not_timed_before_the_card_is_seen_on_its_way_again() -> None:
     # her hand: on its way (frames 20-24 and 34-36), and at frame 27 by a box where it will rest, well ahead
     # of the card (a box swelled over the pile it goes to). It was seen on its way after that box: it landed
     # after frame 36 (such a box timed seed 13's Ben 9D 228 ms early, with a 5 ms err).
-    top = _box(ANA_WORK2.pose.x, ANA_WORK2.pose.y)
-    step = ANA_WORK2.fan[1]
-    end = (ANA_WORK2.pose.x, ANA_WORK2.pose.y + step)
+    end = WORK2_NEXT
     seen = {20, 21, 22, 23, 24, 34, 35, 36}
 
     def scene(k: int, t: int) -> list[CardSighting]:
-        ten = [_whole("10H", top)] if k < 20 else [_part("10H", (top[0], top[1], top[2], top[1] + step))]
+        ten = _ten_h(k, 20)
         if k < 20:
             return [*ten, _whole("9C", _box(ANA_WASTE.x, ANA_WASTE.y))]
         if k == 27:
