@@ -1449,9 +1449,9 @@ class TableTracker:
         """A card landing in the centre whose flight went unseen (seen only about where it rests, lifted far
         off): its first boxes there may move by the hand over them, not by the card, so the fit to them does
         not bound its landing from below: it may have landed any time from its last sighting where it lay
-        (plus the shortest flight) on (seed 5's Ana 2S, first seen at rest 245 ms after it
-        landed, was timed 261 ms late with a 25 ms err by a 6-pixel jump of its first box). The frames'
-        pixels may time it better (:meth:`_timed_from_pixels`)."""
+        (plus the shortest flight) on (seed 5's Ana 2S, first seen at rest 245 ms after it landed, was timed
+        261 ms late with a 25 ms err by a 6-pixel jump of its first box). The frames' pixels may time it
+        better (:meth:`_timed_from_pixels`)."""
         if self.layout.seat_of_point(tr.rest_x, tr.rest_y) is not None:
             return t_land, err
         away = max((t for t in (tr.lift_t, tr.left_t, tr.away_t) if t is not None), default=None)
@@ -1463,11 +1463,11 @@ class TableTracker:
 
     def _not_before_seen_away(self, tr: Track, t_land: int, err: int) -> tuple[int, int]:
         """A landing in a seat's layout no earlier than the card's last view clearly off where it rests (a
-        box, not its corner index alone, beyond the rest tolerance on the sides that moved least, and not only
-        swelled by the hand over it): a fit that
-        ends before it was misled by an earlier box that only seemed to lie there (seed 13's Ben 9D: a box
-        swelled over the pile it went to, 30 mm ahead of the card, timed it 228 ms early with a 5 ms err).
-        It landed between that view and the next one at rest, or the last pixels' creep after it."""
+        box, not its corner index alone, beyond the rest tolerance on the sides that moved least, and not
+        only swelled by the hand over it): a fit that ends before it was misled by an earlier box that only
+        seemed to lie there (seed 13's Ben 9D: a box swelled over the pile it went to, 30 mm ahead of the
+        card, timed it 228 ms early with a 5 ms err). It landed between that view and the next one at rest,
+        or the last pixels' creep after it."""
         rb = tr.rest_box
         n = self.settings.rest_count
         if rb is None or self.layout.seat_of_point(tr.rest_x, tr.rest_y) is None:
