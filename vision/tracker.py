@@ -283,6 +283,11 @@ class Track:
     def last(self) -> Observation:
         return self.obs[-1]
 
+    @property
+    def last_away_t(self) -> int | None:
+        """The latest known sighting of the card where it lay or on its way, before its current rest."""
+        return max((t for t in (self.lift_t, self.left_t, self.away_t) if t is not None), default=None)
+
 
 @dataclass(frozen=True, slots=True)
 class Landing:
@@ -1454,7 +1459,7 @@ class TableTracker:
         better (:meth:`_timed_from_pixels`)."""
         if self.layout.seat_of_point(tr.rest_x, tr.rest_y) is not None:
             return t_land, err
-        away = max((t for t in (tr.lift_t, tr.left_t, tr.away_t) if t is not None), default=None)
+        away = tr.last_away_t
         if away is None:
             return t_land, err
         # The fit's time stays the likeliest (its boxes usually do show the card's last motion); its err
@@ -1506,7 +1511,7 @@ class TableTracker:
             or not self._seen_only_at_rest(tr, tr.obs[:-n])
         ):
             return None
-        away = max((t for t in (tr.lift_t, tr.left_t, tr.away_t) if t is not None), default=None)
+        away = tr.last_away_t
         start = next((o for o in tr.obs if not self._index_only(o)), tr.obs[0])
         first = self._first_here(tr, start)
         if away is None or away >= first.t_ns:
@@ -2705,7 +2710,7 @@ class NertsTracker:
         for k, e in enumerate(self._pending):
             if e.type != "foundation_play" or e.get("pile") != pile.pid or e.get("card") != landing.card:
                 continue
-            x, y, _ = self._where.get(id(e), (math.inf, math.inf, 0))
+            x, y, tid = self._where.get(id(e), (math.inf, math.inf, -1))
             gap = math.hypot(x - landing.x, y - landing.y)
             if gap > INDEX_OFF_MM or (moved_on and gap <= CARD_W_MM / 4):
                 continue
@@ -2717,9 +2722,7 @@ class NertsTracker:
             # Not the time of a landing at the place where the play's own track already lay at rest before
             # it: that landing is the card seen again (a box jumping off it and back), not its arrival (seed
             # 13's Cal 5C, at rest from 11.76 s, taken as landing at 12.24 s with an 8 ms err).
-            first = next(
-                (t for t in self.table.tracks if t.tid == self._where.get(id(e), (0, 0, -1))[2]), None
-            )
+            first = next((t for t in self.table.tracks if t.tid == tid), None)
             lay_here = (
                 first is not None
                 and first.resting
@@ -2809,21 +2812,11 @@ class NertsTracker:
         slid under may lie no further out than the base by its box (seed 2's Cal 6D under a 5S, 3 mm). The
         rules read the pile only when one side alone is legal; the referee still rules on the move as
         reported."""
-        faces: list[tuple[float, str]] = []
-        for tr in self.table.tracks:
-            if (
-                tr.tid == landing.track
-                or not tr.resting
-                or tr.rest_box is None
-                or tr.rest_since > landing.t_ns
-                or landing.t_ns - tr.last.t_ns > PILE_FACES_NS
-                or _rank(tr.card) == 0
-            ):
-                continue
-            cx, cy = _centre(tr.rest_box)
-            ((tx, ty),) = self.table.calibration.to_table([(cx, cy)])
-            if self.table.place_of(tx, ty, tr) == dest:
-                faces.append((self._far_edge(dest, tr.rest_box), tr.card))
+        faces = [
+            (self._far_edge(dest, box), tr.card)
+            for tr, box in self._resting_at(dest, landing, PILE_FACES_NS)
+            if tr.rest_since <= landing.t_ns and _rank(tr.card) != 0
+        ]
         if not faces:
             return under
         base, top = min(faces)[1], max(faces)[1]
@@ -2833,32 +2826,38 @@ class NertsTracker:
             return under_ok
         return under
 
+    def _resting_at(
+        self, dest: tuple[str | None, str, int], landing: Landing, within_ns: int
+    ) -> list[tuple[Track, Box]]:
+        """The cards of work pile ``dest`` at rest, seen within ``within_ns`` before ``landing``, but for the
+        landing card, with their resting boxes. Only cards at rest: a card misread for a frame or two (a
+        track that never rested) must not count as part of the pile."""
+        out = []
+        for tr in self.table.tracks:
+            box = tr.rest_box
+            if (
+                tr.tid == landing.track
+                or not tr.resting
+                or box is None
+                or landing.t_ns - tr.last.t_ns > within_ns
+            ):
+                continue
+            ((tx, ty),) = self.table.calibration.to_table([_centre(box)])
+            if self.table.place_of(tx, ty, tr) == dest:
+                out.append((tr, box))
+        return out
+
     def _is_under(self, dest: tuple[str | None, str, int], landing: Landing) -> bool:
         """Under the base of a work pile (M7) rather than onto it (M5)? A card slid under lies a step
         further out than every card of the pile, measured on the far edges."""
         step = math.hypot(*self.layout.slots[dest].fan)
         if step == 0:
             return False
-        cal = self.table.calibration
         mine_tr = next((t for t in self.table.tracks if t.tid == landing.track), None)
         if mine_tr is None or mine_tr.rest_box is None:
             return False
         mine = self._far_edge(dest, mine_tr.rest_box)
-        others = []
-        for tr in self.table.tracks:
-            # Only the pile's cards at rest: a card misread for a frame or two (a track that never
-            # rested) must not count as part of the pile.
-            if (
-                tr.tid == landing.track
-                or not tr.resting
-                or tr.rest_box is None
-                or landing.t_ns - tr.last.t_ns > 300_000_000
-            ):
-                continue
-            cx, cy = _centre(tr.rest_box)
-            ((tx, ty),) = cal.to_table([(cx, cy)])
-            if self.table.place_of(tx, ty, tr) == dest:
-                others.append(self._far_edge(dest, tr.rest_box))
+        others = [self._far_edge(dest, box) for _, box in self._resting_at(dest, landing, 300_000_000)]
         if not others:
             # None of the pile's cards seen at rest: its base lies on the slot, its far edge half a card's
             # length out along the fan; a card slid under it lies a whole step further out, one put on an
