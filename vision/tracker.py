@@ -204,6 +204,10 @@ OUTLIER_PX = 3.0
 """A fitted point further than this (pixels of distance to go) off the line, and four times further
 than the typical point, is a side covered for a moment: it is left out of the fit."""
 
+TURNED_RATIO = 1.15
+"""A box this much wider than tall is a card lying across, this much taller than wide one lying along
+(a card turned an eighth shows a square box)."""
+
 Box = tuple[float, float, float, float]
 
 
@@ -881,6 +885,8 @@ class TableTracker:
                         continue
                 if dt > s.track_gap_ns or (len(tr.obs) == 1 and dt > 60_000_000):
                     continue
+                if self._turned_after_stop(tr, o):
+                    continue
                 gate = (20.0 if len(tr.obs) == 1 else 40.0) + s.max_speed_mm_s * dt / 1e9
                 if dist <= gate:
                     # Cost: pixels between its box and where its motion so far puts that box now, side
@@ -975,6 +981,51 @@ class TableTracker:
                 keep.append(tr)
         self.tracks = keep
         return landings
+
+    def _turned_after_stop(self, tr: Track, o: Observation) -> bool:
+        """Whether ``o`` shows a card turned a quarter off one that ``tr`` last saw still (its last sightings
+        within twice the rest noise of each other, not yet judged at rest), and moved: a card that stopped
+        does not turn so fast; another card of its face arriving over it does (seed 14's Dee 3C, lying
+        across, slid onto Cal's, lying along, which had stopped just before: it took Cal's track and both
+        plays went to the wrong seat). Index-only boxes carry no shape."""
+        n = self.settings.rest_count
+        if len(tr.obs) < n or self._index_only(o):
+            return False
+        recent = tr.obs[-n:]
+        if any(self._index_only(p) for p in recent):
+            return False
+        if any(
+            math.hypot(*robust_shift(a.box, b.box)) > 2 * self.rest_px
+            for a, b in zip(recent, recent[1:], strict=False)
+        ):
+            return False
+        if math.hypot(*robust_shift(recent[-1].box, o.box)) <= 3 * self.rest_px:
+            return False
+        return self._crosswise(recent[-1].box, o.box)
+
+    def _lie(self, box: Box) -> str | None:
+        """How a card whose box this is lies: ``"along"`` (its length up the image), ``"across"``, or None
+        when the box does not tell (a card turned an eighth, or a view of it cut short: a hand or a card
+        over it may make a box of a card lying along look wide, never a card's length wide)."""
+        w, h = box[2] - box[0], box[3] - box[1]
+        long = 0.85 * self.card_px
+        if h >= long and h > TURNED_RATIO * w:
+            return "along"
+        if w >= long and w > TURNED_RATIO * h:
+            return "across"
+        return None
+
+    def _crosswise(self, a: Box, b: Box) -> bool:
+        """Whether boxes ``a`` and ``b`` show cards lying a quarter turn apart (see :meth:`_lie`)."""
+        la, lb = self._lie(a), self._lie(b)
+        return la is not None and lb is not None and la != lb
+
+    def _turned_from(self, src: Track, tr: Track) -> bool:
+        """Whether ``tr``'s card lies a quarter turn off how ``src``'s card lay when last seen: a card slid
+        from a seat's layout to the centre keeps about the way it lay. Tells two cards of one face lost
+        at once apart (seed 14's Cal and Dee 3C, lifted 100 ms apart, lying along and across)."""
+        last = src.rest_box if src.rest_box is not None else src.last.box
+        return any(self._crosswise(last, o.box) for o in tr.obs)
 
     def _buried(self, tr: Track, now_ns: int) -> bool:
         """Whether another card has lain on ``tr``'s place in a seat's layout since ``tr`` was last seen
@@ -1873,7 +1924,7 @@ class TableTracker:
             and (from_seat := seat(t)) is not None
             and seat_here in (None, from_seat)
         ]
-        return max(lost, key=lambda t: t.last.t_ns, default=None)
+        return max(lost, key=lambda t: (not self._turned_from(t, tr), t.last.t_ns), default=None)
 
     def _lost_over_zone(self, tr: Track, first: Observation, src: Track) -> bool:
         """Whether ``src``, a card first seen in the air over a seat's zone and lost (see
@@ -1944,7 +1995,11 @@ class TableTracker:
             and first.frame - self._last_away(t, tr).frame >= 3
             and self._could_fly(self._last_away(t, tr), first)
         ]
-        return max(gone, key=lambda t: self._last_away(t, tr).t_ns) if gone else None
+        return (
+            max(gone, key=lambda t: (not self._turned_from(t, tr), self._last_away(t, tr).t_ns))
+            if gone
+            else None
+        )
 
     def _could_fly(self, away: Observation, first: Observation) -> bool:
         """Whether a card last seen at ``away`` in a seat's layout could be the card first seen at ``first``

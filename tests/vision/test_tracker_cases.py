@@ -2319,3 +2319,49 @@ def test_a_play_first_seen_at_rest_after_an_unseen_flight_is_not_timed_by_its_fi
 
     events, _ = _film(scene, 150)
     _one_play_landing_within_err(events, ("Ana", "AH", "waste"), 30 * PERIOD)
+
+
+def _cal_and_dee_3c(k: int, t: int, dee_land: int) -> list[CardSighting]:
+    """A race for F0's 3C (the pile's AC and 2C played first by Ana): Cal's 3C, lying along in his Nerts
+    pile, flown unseen and first seen at rest on the 2C in frames 69-71 (its box jittering a few pixels);
+    Dee's 3C, lying across in hers, flown unseen and seen from frame 75 on its last stretch from her side,
+    landing over Cal's at frame ``dee_land`` (a strip of Cal's showing from frame 84) and taken back after
+    frame 100; then Cal's shows again."""
+    cal, dee = LAYOUT.slots[("Cal", "nerts", 0)].pose, LAYOUT.slots[("Dee", "nerts", 0)].pose
+    out: list[CardSighting] = []
+    if k < 32:
+        out.append(_whole("AC", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t))))
+    if 12 <= k < 68:
+        out.append(
+            _whole(
+                "2C", _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 12 * PERIOD, 30 * PERIOD, t))
+            )
+        )
+    if k < 50:
+        out.append(_whole("3C", _box(cal.x, cal.y)))
+    elif 69 <= k <= 71:
+        out.append(_whole("3C", _box(F0.x + 2 * (k - 69), F0.y)))
+    elif 84 <= k <= 100:
+        # A strip of it between Dee's card and her hand.
+        b = _box(F0.x + 2, F0.y)
+        out.append(_part("3C", (b[0] + 17, b[1], b[0] + 45, b[3])))
+    elif k > 102:
+        out.append(_whole("3C", _box(F0.x + 2, F0.y)))
+    if k < 55 or k > 106:
+        out.append(_whole("3C", _box(dee.x, dee.y, CARD_H_MM, CARD_W_MM)))
+    elif 75 <= k <= 100:
+        x, y = _flight((F0.x + 260, F0.y + 30), (F0.x + 3, F0.y + 4), 62 * PERIOD, dee_land * PERIOD, t)
+        out.append(_whole("3C", _box(x, y, CARD_H_MM, CARD_W_MM)))
+    return out
+
+
+def test_a_race_card_turned_across_its_stopped_twin_is_another_card() -> None:
+    # Seed 14 (candidate video model): Dee's 3C took the track of Cal's, seen still three frames before;
+    # Cal's play was timed at Dee's landing, 220 ms late, and each play went to the other's seat. A card
+    # that stopped does not turn a quarter; and each card lost in flight is matched with the one lying
+    # as it lay.
+    events, _ = _film(lambda k, t: _cal_and_dee_3c(k, t, 82), 130)
+    plays = [e for e in _plays(events) if e.get("card") == "3C"]
+    assert [e.seat for e in plays] == ["Cal", "Dee"]
+    assert plays[0].t_ns + plays[0].err_ns <= 69 * PERIOD + REST_CREEP_NS
+    assert abs(plays[1].t_ns - 82 * PERIOD) <= max(plays[1].err_ns, 3_000_000)
