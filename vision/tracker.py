@@ -1332,7 +1332,10 @@ class TableTracker:
                 still = tr.obs[-(n + tr.settle_count) :]
                 if (
                     tr.settle_count >= 1
-                    and self._flew(tr, tr.settle_count)
+                    and (
+                        self._flew(tr, tr.settle_count)
+                        or (tr.settle_count >= 2 and _area(_median_box(still)) >= 0.6 * self.card_px2)
+                    )
                     and self._in_centre(tr.last)
                     and all(_same_size(a.box, b.box) for a, b in zip(still, still[1:], strict=False))
                     and _same_size(still[0].box, still[-1].box)
@@ -1341,6 +1344,9 @@ class TableTracker:
                     # stalled under a hand while the other moved on), and now moving again: it landed and
                     # was taken back at once (the later card of a race, §6.1). It lands where its first
                     # still sightings put it (the later ones may show the slow start of the lift), then lifts.
+                    # Its flight need not have been seen when it was still for five sightings as a card-sized
+                    # box: no partial view under a passing hand keeps so still so long (seed 5's Cal 2C, seen
+                    # only on its last 15 mm, then taken back off Ana's: timed at Ana's card's rest, late).
                     del tr.obs[len(tr.obs) - tr.settle_count :]
                     landing = self._settle(tr)
                     self._extend(tr, o)

@@ -2365,3 +2365,32 @@ def test_a_race_card_turned_across_its_stopped_twin_is_another_card() -> None:
     assert [e.seat for e in plays] == ["Cal", "Dee"]
     assert plays[0].t_ns + plays[0].err_ns <= 69 * PERIOD + REST_CREEP_NS
     assert abs(plays[1].t_ns - 82 * PERIOD) <= max(plays[1].err_ns, 3_000_000)
+
+
+def test_a_card_seen_still_on_a_foundation_then_replaced_by_its_twin_landed_at_its_stop() -> None:
+    # Seed 5 (candidate video model): Cal's 2C, its flight unseen but for two frames of its last 12 mm,
+    # is seen still on the pile's AC for five frames; then it is taken back (a race loser) and Ana's 2C,
+    # which had landed under it, shows 20 mm off. Both boxes were taken for one card still moving, and
+    # Cal's play was timed at the second stop, 270 ms late. A card-sized box still for five frames in the
+    # centre is a card that landed.
+    cal_nerts = LAYOUT.slots[("Cal", "nerts", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AC", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
+        if k < 30:
+            out.append(_whole("2C", _box(cal_nerts.x, cal_nerts.y)))
+        if k < 25:
+            out.append(_whole("2C", _box(ANA_WASTE.x, ANA_WASTE.y)))
+        if 48 <= k <= 49:
+            out.append(_whole("2C", _box(F0.x + 3 * (50 - k) ** 2, F0.y)))
+        elif 50 <= k <= 54:
+            out.append(_whole("2C", _box(F0.x, F0.y + (k % 2))))
+        elif k >= 57:
+            out.append(_whole("2C", _box(F0.x + 9, F0.y + 18)))
+        return out
+
+    events, _ = _film(scene, 120)
+    cal = [e for e in _plays(events) if e.get("card") == "2C" and e.seat == "Cal"]
+    assert len(cal) == 1
+    assert 30 * PERIOD <= cal[0].t_ns - cal[0].err_ns
+    assert cal[0].t_ns + cal[0].err_ns <= 50 * PERIOD + REST_CREEP_NS
