@@ -2066,6 +2066,31 @@ class TableTracker:
                 break
         return earliest
 
+    def _still_from(self, tr: Track, first: Observation) -> Observation:
+        """The first sighting from ``first`` on that shows ``tr``'s card where it rests, within the rest
+        tolerance. A first box grown on both sides of an axis about where the card rests may show the card
+        still sliding, blurred (seed 8's Dee 3S, first seen 43 ms before it stopped, its box 10 and 16 px
+        larger than at rest): its stop is bounded by the next box that lies where it rests."""
+        rb = tr.rest_box
+        if (
+            rb is None
+            or _area(rb) < 0.75 * self.card_px2
+            or math.hypot(*robust_shift(rb, first.box)) <= 3 * self.rest_px
+            or not self._swelled(rb, first)
+        ):
+            # (Not when it rests in part hidden: a first box larger than that part may be a fuller view.)
+            return first
+        return next(
+            (
+                o
+                for o in tr.obs
+                if o.t_ns > first.t_ns
+                and not self._index_only(o)
+                and math.hypot(*robust_shift(rb, o.box)) <= 3 * self.rest_px
+            ),
+            first,
+        )
+
     def _appeared(self, tr: Track) -> Landing | None:
         """A card first seen already at rest in the centre, whose face just vanished from a seat's
         layout: its flight went unseen (under the hand, or too blurred to read). It landed after it
@@ -2121,7 +2146,7 @@ class TableTracker:
         away = self._last_away(src, tr)
         far = seat_here is None and self.layout.seat_of_point(away.x, away.y) is not None
         lo = min(first.t_ns, away.t_ns + (MIN_FLIGHT_NS if far else 0))
-        hi = first.t_ns
+        hi = self._still_from(tr, first).t_ns
         if seat_here is not None and hi - away.t_ns > MOVE_UNSEEN_NS:
             return None
         src.alive = False
