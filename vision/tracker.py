@@ -873,8 +873,15 @@ class TableTracker:
                         continue
                     # A card resting in a seat's layout, lifted (often out of sight under the hand)
                     # and seen again in the air. Cards on foundations never leave.
+                    # Not one lying a quarter turn off how it lay (see _turned_from).
                     in_layout = tr.place is not None and tr.place[0] is not None
-                    if in_layout and dist <= s.link_mm and dt <= s.link_ns and not self._buried(tr, o.t_ns):
+                    if (
+                        in_layout
+                        and dist <= s.link_mm
+                        and dt <= s.link_ns
+                        and not self._buried(tr, o.t_ns)
+                        and not self._crosswise(tr.rest_box, o.box)
+                    ):
                         pairs.append((100.0 + dist, i, tr))
                     continue
                 if self._misread_lift(tr) and tr.rest_box is not None and dt <= s.link_ns:

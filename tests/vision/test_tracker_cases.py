@@ -2417,3 +2417,26 @@ def test_a_card_first_seen_blurred_about_where_it_stops_is_timed_to_cover_its_sl
 
     events, _ = _film(scene, 110)
     _one_play_landing_within_err(events, ("Ana", "AH", "waste"), t_land)
+
+
+def test_a_card_in_the_air_lying_across_is_not_one_lifted_from_a_layout_where_it_lay_along() -> None:
+    # Seed 2 (shipped general model): Ben's 2S, never read in his layout, was first seen in the air 250 mm
+    # from Ana's Nerts pile, where a 2S lay; it was taken for hers, lifted, and the two seats' plays of 2S
+    # were swapped. Ben's card lies across (his seat is at the table's side), Ana's along: a card does not
+    # turn a quarter between its layout and the air.
+    ben_waste = LAYOUT.slots[("Ben", "waste", 0)].pose
+    pile = LAYOUT.slots[(None, "foundation", 8)].pose
+    t_lift, t_land = 30 * PERIOD, 30 * PERIOD + 300_000_000
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AS", _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (pile.x, pile.y), 0, 15 * PERIOD, t)))]
+        if not 35 <= k < 40:
+            # (Ana's hand over it a moment.)
+            out.append(_whole("2S", _box(ANA_NERTS.x, ANA_NERTS.y)))
+        if t >= t_lift + 100_000_000:
+            x, y = _flight((ben_waste.x, ben_waste.y), (pile.x, pile.y), t_lift, t_land, t)
+            out.append(_whole("2S", _box(x, y, CARD_H_MM, CARD_W_MM)))
+        return out
+
+    events, _ = _film(scene, 90)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AS"), ("Ben", "2S")]
