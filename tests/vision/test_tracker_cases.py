@@ -2440,3 +2440,31 @@ def test_a_card_in_the_air_lying_across_is_not_one_lifted_from_a_layout_where_it
 
     events, _ = _film(scene, 90)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AS"), ("Ben", "2S")]
+
+
+def test_a_move_seen_only_by_jittering_boxes_where_it_rests_was_not_seen_sliding() -> None:
+    # Seed 2 (candidate video model): Ana's 9S, moved from her Nerts pile to her work pile 3 under her hand,
+    # was seen only where it rests, by unsure boxes jumping 5-8 px from frame to frame. Their jitter added up
+    # to 38 mm of "motion", a flight seen, and the move was timed by a fit to them: 207 ms after it landed,
+    # err 17 ms. Seen only within a few millimetres of its rest, the card's slide went unseen.
+    work3 = LAYOUT.slots[("Ana", "work", 3)].pose
+    jitter = {
+        40: (0, -7, 1, -10),
+        41: (2, -4, 2, -3),
+        42: (5, 3, 1, 9),
+        43: (-2, 0, 1, 0),
+        44: (1, -6, 1, -8),
+    }
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 20:
+            return [_part("9S", _box(ANA_NERTS.x, ANA_NERTS.y))]
+        if k < 40:
+            return []
+        d = jitter.get(k, (k % 2, 0, k % 2, 0))
+        b = _box(work3.x, work3.y)
+        return [_part("9S", (b[0] + d[0], b[1] + d[1], b[2] + d[2], b[3] + d[3]))]
+
+    # It stopped at frame 38, under the hand, and was first seen two frames later.
+    events, _ = _film(scene, 110)
+    _one_move_landing_within_err(events, ("Ana", "9S", "nerts", "work3"), 38 * PERIOD)
