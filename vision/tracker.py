@@ -2879,11 +2879,24 @@ class NertsTracker:
         after = pile.top_t_ns
         for rank in range(low, high):
             card = _RANK_NAMES.get(rank, str(rank)) + suit
-            last = self._last_in_layouts(card, landing.t_ns, UNSEEN_PLAY_NS)
+            # Seen resting on the pile (first seen there at rest, no layout's card of its face vanished
+            # then): it was played before that, and only a sighting in a layout before that bounds it and
+            # names its seat (seed 12's Ben 6S, on the pile from 8.54 s, was bounded by a misread in his
+            # waste at 12.8 s and put 7 s late).
+            there = [
+                tr.rest_since
+                for tr in self.table.tracks
+                if tr.card == card
+                and tr.resting
+                and tr.place == (None, pile.pid, 0)
+                and tr.rest_since < landing.t_ns
+            ]
+            by = min(there, default=landing.t_ns)
+            last = self._last_in_layouts(card, by, UNSEEN_PLAY_NS)
             if len(last) != 1:
                 return
             ((seat, seen),) = last.items()
-            lo, hi = max(after, seen), landing.t_ns - landing.err_ns
+            lo, hi = max(after, seen), min(by, landing.t_ns - landing.err_ns)
             if lo >= hi:
                 return
             t, err = (lo + hi) // 2, (hi - lo) // 2

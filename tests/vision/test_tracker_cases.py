@@ -2468,3 +2468,34 @@ def test_a_move_seen_only_by_jittering_boxes_where_it_rests_was_not_seen_sliding
     # It stopped at frame 38, under the hand, and was first seen two frames later.
     events, _ = _film(scene, 110)
     _one_move_landing_within_err(events, ("Ana", "9S", "nerts", "work3"), 38 * PERIOD)
+
+
+def test_an_unseen_play_is_not_bounded_by_a_sighting_in_a_layout_after_its_card_lay_on_the_pile() -> None:
+    # Seed 12 (video model): Ben's 6S, its play unseen, was seen at rest on the pile from 8.5 s; when the 7S
+    # landed on it at 18 s the 6S was inferred played (M3), bounded by a misread 6S in Ben's waste at 12.8 s:
+    # put at 15.6 s, 7 s late. A card seen lying on the pile was played before it was first seen there,
+    # and a sighting of its face in a layout after that is another card.
+    ben_waste = LAYOUT.slots[("Ben", "waste", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = []
+        if k < 52:
+            out.append(
+                _whole("AS", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))
+            )
+        if 50 <= k < 100:
+            out.append(_whole("2S", _box(F0.x, F0.y)))
+        if 70 <= k < 76:
+            out.append(_whole("2S", _box(ben_waste.x, ben_waste.y, CARD_H_MM, CARD_W_MM)))
+        out.append(
+            _whole(
+                "3S", _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), 80 * PERIOD, 100 * PERIOD, t))
+            )
+        )
+        return out
+
+    events, _ = _film(scene, 150)
+    plays = [(e.seat, e.get("card")) for e in _plays(events)]
+    assert plays[0] == ("Ana", "AS") and plays[-1] == ("Ana", "3S")
+    late = [e for e in _plays(events) if e.get("card") == "2S" and e.t_ns - e.err_ns > 50 * PERIOD]
+    assert late == []
