@@ -1032,10 +1032,15 @@ class TableTracker:
 
     def _turned_from(self, src: Track, tr: Track) -> bool:
         """Whether ``tr``'s card lies a quarter turn off how ``src``'s card lay when last seen: a card slid
-        from a seat's layout to the centre keeps about the way it lay. Tells two cards of one face lost
-        at once apart (seed 14's Cal and Dee 3C, lifted 100 ms apart, lying along and across)."""
+        from a seat's layout to the centre keeps about the way it lay, so ``src`` is not where it came
+        from. Tells two cards of one face lost at once apart (seed 14's Cal and Dee 3C, lifted 100 ms
+        apart, lying along and across), and a card whose own layout never showed it from one of its face
+        that vanished from another seat's (seed 9's Ben 5S, across, taken for Cal's, along)."""
         last = src.rest_box if src.rest_box is not None else src.last.box
-        return any(self._crosswise(last, o.box) for o in tr.obs)
+        was = self._lie(last)
+        lies = [self._lie(o.box) for o in tr.obs]
+        # Every view that tells how it lies agrees: one box taking in a neighbour may look turned.
+        return was is not None and any(v not in (None, was) for v in lies) and was not in lies
 
     def _buried(self, tr: Track, now_ns: int) -> bool:
         """Whether another card has lain on ``tr``'s place in a seat's layout since ``tr`` was last seen
@@ -1956,7 +1961,7 @@ class TableTracker:
             and (from_seat := seat(t)) is not None
             and seat_here in (None, from_seat)
         ]
-        return max(lost, key=lambda t: (not self._turned_from(t, tr), t.last.t_ns), default=None)
+        return max((t for t in lost if not self._turned_from(t, tr)), key=lambda t: t.last.t_ns, default=None)
 
     def _lost_over_zone(self, tr: Track, first: Observation, src: Track) -> bool:
         """Whether ``src``, a card first seen in the air over a seat's zone and lost (see
@@ -2027,10 +2032,10 @@ class TableTracker:
             and first.frame - self._last_away(t, tr).frame >= 3
             and self._could_fly(self._last_away(t, tr), first)
         ]
-        return (
-            max(gone, key=lambda t: (not self._turned_from(t, tr), self._last_away(t, tr).t_ns))
-            if gone
-            else None
+        return max(
+            (t for t in gone if not self._turned_from(t, tr)),
+            key=lambda t: self._last_away(t, tr).t_ns,
+            default=None,
         )
 
     def _could_fly(self, away: Observation, first: Observation) -> bool:

@@ -2499,3 +2499,22 @@ def test_an_unseen_play_is_not_bounded_by_a_sighting_in_a_layout_after_its_card_
     assert plays[0] == ("Ana", "AS") and plays[-1] == ("Ana", "3S")
     late = [e for e in _plays(events) if e.get("card") == "2S" and e.t_ns - e.err_ns > 50 * PERIOD]
     assert late == []
+
+
+def test_a_card_first_seen_on_a_pile_lying_across_is_not_one_that_vanished_lying_along() -> None:
+    # A 2H lying across (Ben's: his seat is at the table's side; never read in his layout) is first seen
+    # at rest on the AH; Cal's 2H, lying along in his waste, was hidden by his hand just before. The card
+    # on the pile is not Cal's: a card slid from a layout keeps about the way it lay. (Seed 9: Ben's 5S,
+    # across, was credited to Cal, whose 5S lay along in his work pile.)
+    cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AH", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
+        if not 30 <= k < 70:
+            out.append(_whole("2H", _box(cal_waste.x, cal_waste.y)))
+        if k >= 50:
+            out.append(_whole("2H", _box(F0.x + 2, F0.y + 1, CARD_H_MM, CARD_W_MM)))
+        return out
+
+    events, _ = _film(scene, 130)
+    assert ("Cal", "2H") not in [(e.seat, e.get("card")) for e in _plays(events)]
