@@ -1034,8 +1034,8 @@ class TableTracker:
         """Whether ``tr``'s card lies a quarter turn off how ``src``'s card lay when last seen: a card slid
         from a seat's layout to the centre keeps about the way it lay, so ``src`` is not where it came
         from. Tells two cards of one face lost at once apart (seed 14's Cal and Dee 3C, lifted 100 ms
-        apart, lying along and across), and a card whose own layout never showed it from one of its face
-        that vanished from another seat's (seed 9's Ben 5S, across, taken for Cal's, along)."""
+        apart, lying along and across), and a card its own layout never showed from one of its face that
+        vanished from another seat's."""
         last = src.rest_box if src.rest_box is not None else src.last.box
         was = self._lie(last)
         lies = [self._lie(o.box) for o in tr.obs]

@@ -2504,8 +2504,8 @@ def test_an_unseen_play_is_not_bounded_by_a_sighting_in_a_layout_after_its_card_
 def test_a_card_first_seen_on_a_pile_lying_across_is_not_one_that_vanished_lying_along() -> None:
     # A 2H lying across (Ben's: his seat is at the table's side; never read in his layout) is first seen
     # at rest on the AH; Cal's 2H, lying along in his waste, was hidden by his hand just before. The card
-    # on the pile is not Cal's: a card slid from a layout keeps about the way it lay. (Seed 9: Ben's 5S,
-    # across, was credited to Cal, whose 5S lay along in his work pile.)
+    # on the pile is not Cal's: a card slid from a layout keeps about the way it lay (the held-out hands'
+    # seed 6 gains a play with the video model, and with the one before).
     cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
 
     def scene(k: int, t: int) -> list[CardSighting]:
