@@ -2762,6 +2762,11 @@ class NertsTracker:
                     self._merge_play(pile, landing, moved_on=True)
                 return None
             stale_tie = tied and pile is not None and landing.t_ns - pile.top_t_ns >= SAME_PLAY_NS
+            if stale_tie and self._rests_by_index(landing):
+                # Come to rest on a pile whose top, played a second or more before, is a card of its face,
+                # and seen there only by a corner index: that top's index, taken by a card of its face
+                # flying over the pile (seed 5's Ben 5D, on its way to F1, "landed" on Ana's 5D on F3).
+                return None
             if landing.origin is None and landing.path and (stale_tie or not _fits(pile, landing.card)):
                 x0, y0 = landing.path[0]
                 near = math.hypot(landing.x - x0, landing.y - y0) < CARD_H_MM
