@@ -107,6 +107,8 @@ class App:
         self.latencies_ns: deque[int] = deque(maxlen=10_000)
         """Input-to-frame times: from each command's input time to the end of the frame that shows it."""
         self.last_rulings: list[Ruling] = []
+        self._infractions_logged = 0
+        """How many of the game's infractions the text log holds (they show on screen, not as rulings)."""
         self.button_map: dict[int, int] = {}
         """Seat button number (0-based) -> seat index, as set on the seating screen."""
         self._origin_ns = 0
@@ -165,6 +167,7 @@ class App:
         self._origin_ns = self.clock() if origin_ns is None else origin_ns
         self._last_t = None
         self.last_rulings = []
+        self._infractions_logged = 0
         self._write_log(f"new game: {header.game}, seats {', '.join(header.seats)}")
         self._dirty = True
         return self.session
@@ -183,6 +186,8 @@ class App:
         self._last_t = last_t if stored else None
         self._origin_ns = self.clock() - last_t - NS_PER_MS
         self.last_rulings = list(session.rulings[-8:])
+        # Those found before the restart were logged then.
+        self._infractions_logged = len(session.report().infractions)
         self._write_log(f"resumed: {session.header.game}, {len(stored)} events")
         self._dirty = True
         return session
@@ -278,11 +283,23 @@ class App:
         self.sounds.for_rulings(rulings, self.session.header.game if self.session is not None else "")
         self._dirty |= self.mode.on_rulings(rulings)
         report = self.report()
+        if report is not None:
+            self._log_infractions(report)
         if report is not None and report.finished and getattr(self.mode, "name", "") != "game_over":
             from kiosk.screens.game_over import GameOverMode
 
             self.sounds.play("game_over")
             self.set_mode(GameOverMode())
+
+    def _log_infractions(self, report: RefereeReport) -> None:
+        """Writes the infractions the referee found since the last event to the text log, as the screen
+        shows them (an undo that takes one back is logged as the undo)."""
+        found = report.infractions
+        self._infractions_logged = min(self._infractions_logged, len(found))
+        for i in found[self._infractions_logged :]:
+            who = f"{i.seat}: " if i.seat and not i.text.startswith(i.seat) else ""
+            self._write_log(f"{format_seconds(i.t_ns)} s  infraction: {who}{i.text}")
+        self._infractions_logged = len(found)
 
     def _write_log(self, line: str) -> None:
         log.info("%s", line)

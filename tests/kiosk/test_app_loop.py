@@ -326,3 +326,29 @@ def test_smear_nonbidder_cap_can_be_set_and_cleared_on_the_options_screen(tmp_pa
     for _ in range(14):  # down past 1: no cap again
         app.dispatch(Command(Key.LEFT))
     assert "nonbidder_score_cap" not in mode.options()
+
+
+def test_infractions_go_to_the_text_log_once_each(tmp_path: Path) -> None:
+    # The screen shows an infraction (not a ruling); whoever reads the text log after the game sees it
+    # too, once, and a game resumed after a restart does not log it again.
+    import io
+
+    clock = FakeClock()
+    app = playing_app(tmp_path, clock)
+    app.text_log = io.StringIO()
+    t = 5 * S
+    events = [
+        TableEvent("foundation_play", t, 2 * MS, "Ben", {"card": "AH", "pile": "F1", "from": "nerts"}),
+        TableEvent("foundation_play", t + S, 2 * MS, "Cal", {"card": "3H", "pile": "F1", "from": "waste"}),
+        TableEvent(
+            "foundation_play", t + 2 * S, 2 * MS, "Ben", {"card": "2H", "pile": "F1", "from": "waste"}
+        ),
+    ]
+    feed_until(app, events, clock)
+    lines = [ln for ln in app.text_log.getvalue().splitlines() if "infraction" in ln]
+    assert lines == ["6 s  infraction: Cal's 3♥ on F1: wrong rank, the pile needs 2♥. Cal, take it back"]
+    resumed = make_app(tmp_path, clock=clock)
+    resumed.text_log = io.StringIO()
+    assert resumed.resume_session() is not None
+    resumed.record_event(TableEvent("foundation_play", t + 3 * S, 0, "Dee", {"card": "3H", "pile": "F1"}))
+    assert "infraction" not in resumed.text_log.getvalue()
