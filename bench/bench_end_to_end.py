@@ -237,6 +237,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=None, help="cut each hand after this many seconds")
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--fps", type=float, default=60.0, help="the camera's frame rate (default 60)")
     ap.add_argument(
         "--closer-every",
         type=int,
@@ -259,7 +260,7 @@ def main() -> int:
     # One core: OpenCV's resizes and warps must not run a second thread on it (as bench_recognizer.py).
     cv2.setNumThreads(1)
     camera = CameraModel(
-        width=1280, height=720, fps=60.0, shutter="rolling", readout_ms=12.0, exposure_ms=4.0
+        width=1280, height=720, fps=args.fps, shutter="rolling", readout_ms=12.0, exposure_ms=4.0
     )
     recognizer = None
     if args.sightings == "recognizer":
@@ -317,6 +318,7 @@ def main() -> int:
         f"--sightings {args.sightings}"
         + (f" --closer-every {args.closer_every}" if args.closer_every is not None else "")
         + (f" --seconds {args.seconds}" if args.seconds else "")
+        + (f" --fps {args.fps:g}" if args.fps != 60.0 else "")
         + (f" --designs {args.designs}" if args.designs != "heldout" else "")
         + (f" --model-dir {args.model_dir}" if args.model_dir else "")
     )
