@@ -2810,8 +2810,9 @@ class NertsTracker:
                 # the card just played here seen again, not a race twin (which flies in from its seat). Its
                 # time is when its view settled, not when the card landed: the play keeps its own.
                 return None
-            if landing.seen_moving:
-                self._unseen_plays(pile, landing)
+            # A card seen only at rest is played only when it fits the pile but for a play or two gone
+            # unseen (above): those plays too, or the referee would refuse it and every card after it.
+            self._unseen_plays(pile, landing)
             pile.cards.append((landing.card, seat))
             pile.top_t_ns = landing.t_ns
             data: dict[str, Any] = {"card": landing.card, "pile": pile.pid}
@@ -2880,11 +2881,17 @@ class NertsTracker:
             return True
         return False
 
-    def _last_in_layouts(self, card: str, before_ns: int, within_ns: int) -> dict[str, int]:
+    def _last_in_layouts(
+        self, card: str, before_ns: int, within_ns: int, *, left: bool = False
+    ) -> dict[str, int]:
         """For each seat in whose layout a card of face ``card`` rested and was last seen within
-        ``within_ns`` before ``before_ns`` (and not since), when it was last seen there."""
+        ``within_ns`` before ``before_ns`` (and not since), when it was last seen there; with ``left``,
+        when it was last seen there at rest, for a card since seen moving (its flight may have been
+        followed onto a pile, past its landing)."""
         return {
-            tr.place[0]: tr.last.t_ns
+            tr.place[0]: (
+                tr.last.t_ns if tr.resting or not left else min(tr.last.t_ns, tr.last_away_t or tr.last.t_ns)
+            )
             for tr in self.table.tracks
             if tr.card == card
             and tr.place is not None
@@ -2895,10 +2902,12 @@ class NertsTracker:
     def _unseen_plays(self, pile: _Pile, landing: Landing) -> None:
         """Queues the plays onto ``pile`` that a card seen landing on it proves went unseen: a 5♦
         landing on a 2♦ means a 3♦ and a 4♦ went there first (§6 M3/M4). Each is credited to the seat
-        in whose layout a card of its face rested last, shortly before, and was not seen since; a face
-        resting in no layout, or in two seats' (each player has a deck), is left unplayed: better a
-        missed play than one credited to the wrong seat. Its time is what the sightings bound: after
-        the card was last seen in the layout and the pile's previous top landed, before this card."""
+        in whose layout a card of its face rested last, shortly before, and was not seen since. A face
+        resting in no layout, or in two seats' (each player has a deck), is credited to no seat (an
+        ``unseen_play``, counted by the end-of-hand audit): better than a play credited to the wrong
+        seat, and than leaving the pile short, which would have the referee refuse every later card on
+        it. Its time is what the sightings bound: after the card was last seen in the layout and the
+        pile's previous top landed, before this card."""
         top = pile.cards[-1][0] if pile.cards else None
         suit = landing.card[-1]
         if top is not None and top[-1] != suit:
@@ -2906,7 +2915,9 @@ class NertsTracker:
         low, high = (_rank(top) if top is not None else 0) + 1, _rank(landing.card)
         if not 0 < high - low <= UNSEEN_PLAYS:
             return
-        after = pile.top_t_ns
+        # A pile first seen with this card: its unseen Ace went on after filming began, and no sooner.
+        after = max(pile.top_t_ns, self.t0_ns)
+        before = landing.t_ns - landing.err_ns
         for rank in range(low, high):
             card = _RANK_NAMES.get(rank, str(rank)) + suit
             # Seen resting on the pile (first seen there at rest, no layout's card of its face vanished
@@ -2922,19 +2933,25 @@ class NertsTracker:
                 and tr.rest_since < landing.t_ns
             ]
             by = min(there, default=landing.t_ns)
-            last = self._last_in_layouts(card, by, UNSEEN_PLAY_NS)
-            if len(last) != 1:
-                return
-            ((seat, seen),) = last.items()
-            lo, hi = max(after, seen), min(by, landing.t_ns - landing.err_ns)
+            last = self._last_in_layouts(card, by, UNSEEN_PLAY_NS, left=True)
+            lo, hi = after, min(by, before)
+            seat = ""
+            if len(last) == 1:
+                ((named, seen),) = last.items()
+                if max(after, seen) < hi:
+                    seat, lo = named, max(after, seen)
             if lo >= hi:
+                # No room between the pile's last landing and this one: the sightings contradict each
+                # other, and a play put anywhere would be a guess. The referee will rule on the gap.
                 return
             t, err = (lo + hi) // 2, (hi - lo) // 2
             pile.cards.append((card, seat))
             pile.top_t_ns = after = t
-            self._pending.append(
-                TableEvent("foundation_play", t - self.t0_ns, err, seat, {"card": card, "pile": pile.pid})
-            )
+            data = {"card": card, "pile": pile.pid}
+            if seat:
+                self._pending.append(TableEvent("foundation_play", t - self.t0_ns, err, seat, data))
+            else:
+                self._pending.append(TableEvent("unseen_play", t - self.t0_ns, err, None, data))
 
     def _left(self, tr: Track, origin: tuple[str | None, str, int], t_ns: int) -> bool:
         """Whether the card of ``tr`` came from ``origin``: its track rested there before, or a card

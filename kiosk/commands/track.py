@@ -193,7 +193,13 @@ def run(args: argparse.Namespace) -> int:
         plays = sum(1 for e in result.events if e.type == "foundation_play")
         moves = sum(1 for e in result.events if e.type == "move")
         tops = sum(1 for e in result.events if e.type == "nerts_top")
-        print(f"{result.frames} frames: {plays} foundation plays, {moves} moves, {tops} Nerts tops -> {out}")
+        unseen = sum(1 for e in result.events if e.type == "unseen_play")
+        # Cards a pile proves went on, whose seat no layout named: the end-of-hand audit counts them.
+        unseen_note = f" (and {unseen} unseen, credited to no seat)" if unseen else ""
+        print(
+            f"{result.frames} frames: {plays} foundation plays{unseen_note}, {moves} moves, "
+            f"{tops} Nerts tops -> {out}"
+        )
     else:
         print(f"{result.frames} frames: {len(result.events)} events -> {out}")
     print(

@@ -66,7 +66,7 @@ __all__ = ["NertsReferee", "RefPile", "NERTS_EVENT_TYPES", "parse_source", "pars
 
 NERTS_EVENT_TYPES = frozenset({
     "hand_start", "foundation_play", "move", "turn", "recycle", "rotate", "stuck", "call", "count",
-    "hand_end", "nerts_top",
+    "hand_end", "nerts_top", "unseen_play",
 })
 
 _SOURCES = {"nerts": "N", "n": "N", "waste": "W", "w": "W"}
@@ -156,6 +156,7 @@ class RefPile:
     suit: Suit | None
     level: int
     cards: list[Card] = field(default_factory=list)
+    """The cards on the pile, each in its owner's deck; deck ``n`` (no seat's) for an ``unseen_play``."""
     faces: list[Card] = field(default_factory=list)
     group: list[tuple[int, int, int]] = field(default_factory=list)
     """(seat, t_land_ns, err_ns) of every card that stands at the current level, earliest first."""
@@ -223,6 +224,7 @@ class NertsReferee(Referee):
             "turn": self._on_search, "recycle": self._on_search, "rotate": self._on_search,
             "stuck": self._on_stuck, "call": self._on_call, "count": self._on_count,
             "hand_end": self._on_hand_end, "nerts_top": self._on_nerts_top,
+            "unseen_play": self._on_unseen_play,
         }
         super().__init__(seats, options)
 
@@ -882,6 +884,52 @@ class NertsReferee(Referee):
         elif before is not None and before != card and before not in hand.nerts_gone[seat]:
             _left_nerts(hand, seat, before)
 
+    def _on_unseen_play(self, e: TableEvent) -> None:
+        """A card the camera did not see land on foundation ``pile``, but which the pile proves went there
+        (§12: the camera sees every foundation's top; a 3♣ seen landing on an A♣ means a 2♣ went on
+        first). It raises the pile as a play would, credited to no seat (a face-up card's back cannot be
+        seen, §12): the end-of-hand audit counts it for its owner. Without it, every later card on the
+        pile would be ruled the wrong rank. It is no ruling on anyone; one that does not fit its pile is
+        an infraction of the log, ignored."""
+        if e.seat is not None:
+            raise InvalidActionError("an unseen_play names no seat: a play whose seat is known is a "
+                                     "foundation_play", input=e.seat)
+        text = e.require("card")
+        card = Card.parse(text) if isinstance(text, str) else None
+        if card is None or card.is_joker or card.deck != 0:
+            raise InvalidActionError(f"an unseen_play's 'card' must be a plain face such as 2C, got {text!r}",
+                                     input=repr(text))
+        pid = e.require("pile")
+        if not isinstance(pid, str) or not pid.strip():
+            raise InvalidActionError(f"'pile' must be a pile id such as \"F3\", got {pid!r}", input=repr(pid))
+        hand = self._live_hand(e)
+        if hand is None:
+            return
+        if hand.tracked:
+            self._breach(e, "unseen_play", f"unseen {card.display()} on {pid} in a hand whose every move is "
+                         "logged: ignored")
+            return
+        pile = hand.piles.get(pid)
+        if pile is None:
+            if card.rank is not Rank.ACE:
+                self._breach(e, "unseen_play",
+                             f"unseen {card.display()} cannot start foundation {pid}: ignored")
+                return
+            pile = RefPile(pid, card.suit, 0)
+            hand.piles[pid] = pile
+            hand.order.append(pile)
+        elif not foundation_accepts(pile, card):
+            self._breach(e, "unseen_play", f"unseen {card.display()} on {pid}: {self._why_not(pile, card)}; "
+                         "ignored")
+            return
+        # Its deck is no seat's (decks 0..n-1 are the seats'), so it counts for no one until the audit.
+        pile.cards.append(card.in_deck(self.n))
+        pile.faces.append(card)
+        pile.level += 1
+        # Nobody can be ruled against a card whose landing went unseen: a twin of it is refused as one of
+        # the wrong rank, not as a lost race.
+        pile.group = []
+
     def _on_hand_end(self, e: TableEvent) -> None:
         if self.hand is None:
             self._breach(e, "no_hand", "hand_end with no hand in play: ignored")
@@ -894,7 +942,8 @@ class NertsReferee(Referee):
         tracked_f = [0] * self.n
         for pile in hand.order:
             for c in pile.cards:
-                tracked_f[c.deck] += 1
+                if c.deck < self.n:
+                    tracked_f[c.deck] += 1
         notes: list[tuple[str, str, list[int]]] = []
         scores, fs, ns = [], [], []
         for s, name in enumerate(self.seats):

@@ -374,3 +374,81 @@ def test_rotation_is_an_infraction_without_solo_rotation() -> None:
     lines = [header(["Ana", "Ben"], solo_rotation=False), ev("1", "hand_start"), ev("2", "stuck", "Ana"),
              ev("3", "rotate", "Ana")]
     assert breaches(run(lines)) == ["Ana rotated the stock, but solo_rotation is off"]
+
+
+# -- unseen plays (a card the pile proves went on, its landing not seen) -------------------------
+
+def test_an_unseen_play_raises_the_pile_so_later_cards_on_it_stand() -> None:
+    # The camera missed the 2♣ land; the 3♣ seen landing on the A♣ proves it went on. Without the
+    # unseen play, the 3♣ and every card after it would be refused as the wrong rank.
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AC"], "F1", 2.0),
+             ev("2.8", "unseen_play", card="2C", pile="F1"),
+             *plays("Ben", ["3C", "4C"], "F1", 3.0),
+             ev("10", "call", "Ana"), ev("12", "hand_end")]
+    report = run(lines)
+    assert breaches(report) == []
+    # Nobody is credited with the 2♣: Ana has her A♣, Ben his 3♣ and 4♣.
+    assert foundation(report) == {"Ana": 1, "Ben": 2}
+
+
+def test_without_the_unseen_play_the_gap_is_refused() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AC"], "F1", 2.0),
+             *plays("Ben", ["3C"], "F1", 3.0), ev("10", "call", "Ana"), ev("12", "hand_end")]
+    assert breaches(run(lines)) == ["Ben's 3♣ on F1: wrong rank, the pile needs 2♣. Ben, take it back"]
+
+
+def test_the_audit_counts_the_unseen_card_for_its_owner() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AC"], "F1", 2.0),
+             ev("2.8", "unseen_play", card="2C", pile="F1"), *plays("Ben", ["3C"], "F1", 3.0),
+             ev("10", "call", "Ana"), ev("11", "count", "Ana", nerts=0, foundation=2),
+             ev("11", "count", "Ben", nerts=5, foundation=1), ev("12", "hand_end")]
+    report = run(lines)
+    assert report.hands == [{"Ana": 2, "Ben": 1 - 2 * 5}]
+    assert texts(report, "audit") == ["audit: Ana has 2 cards on the foundations (live tracking saw 1)"]
+
+
+def test_an_unseen_ace_starts_a_pile() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), ev("2", "unseen_play", card="AD", pile="F1"),
+             *plays("Ben", ["2D"], "F1", 3.0), ev("10", "call", "Ana"), ev("12", "hand_end")]
+    report = run(lines)
+    assert breaches(report) == []
+    assert foundation(report) == {"Ana": 0, "Ben": 1}
+
+
+def test_a_twin_of_an_unseen_card_is_refused_as_the_wrong_rank() -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AC"], "F1", 2.0),
+             ev("2.8", "unseen_play", card="2C", pile="F1"), *plays("Ben", ["2C"], "F1", 3.0)]
+    assert breaches(run(lines)) == ["Ben's 2♣ on F1: wrong rank, the pile needs 3♣. Ben, take it back"]
+
+
+@pytest.mark.parametrize(
+    ("card", "pile", "message"),
+    [
+        ("3C", "F1", "unseen 3♣ on F1: wrong rank, the pile needs 2♣; ignored"),
+        ("2H", "F1", "unseen 2♥ on F1: wrong suit, the pile is ♣ (top A♣); ignored"),
+        ("2C", "F9", "unseen 2♣ cannot start foundation F9: ignored"),
+    ],
+)
+def test_an_unseen_play_that_does_not_fit_is_ignored(card: str, pile: str, message: str) -> None:
+    lines = [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AC"], "F1", 2.0),
+             ev("3", "unseen_play", card=card, pile=pile), *plays("Ben", ["2C"], "F1", 4.0),
+             ev("10", "call", "Ana"), ev("12", "hand_end")]
+    report = run(lines)
+    assert breaches(report) == [message]
+    assert foundation(report) == {"Ana": 1, "Ben": 1}
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"seat": "Ana", "card": "2C", "pile": "F1"}, "names no seat"),
+        ({"card": "JOKER", "pile": "F1"}, "must be a plain face"),
+        ({"card": "2C@1", "pile": "F1"}, "must be a plain face"),
+        ({"card": "2C", "pile": ""}, "must be a pile id"),
+    ],
+)
+def test_a_malformed_unseen_play_is_a_log_error(fields: dict[str, Any], message: str) -> None:
+    seat = fields.pop("seat", None)
+    with pytest.raises(LogFormatError, match=message):
+        run([header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AC"], "F1", 2.0),
+             ev("3", "unseen_play", seat, **fields)])

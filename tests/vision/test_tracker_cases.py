@@ -13,7 +13,9 @@ from collections.abc import Callable
 
 import pytest
 
-from kiosk.games.referee import TableEvent
+from kiosk.games.nerts_referee_view import NertsTableView
+from kiosk.games.referee import LogHeader, TableEvent
+from kiosk.replay import referee_for
 from tests.vision.flights import flight as _flight
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
@@ -1470,17 +1472,57 @@ def test_a_play_skipping_a_rank_credits_the_unseen_card_to_the_layout_it_vanishe
     assert ah.t_ns < plays[1].t_ns
 
 
-@pytest.mark.parametrize("case", ["two seats", "still in sight"])
-def test_no_unseen_play_is_inferred_from_a_face_that_could_be_either_seats_or_never_left(case: str) -> None:
-    # Two AHs vanish, Ana's and Ben's: whose went to the pile is unknown, so neither is credited. An AH
-    # still resting in Ana's waste when the 2H lands was not played at all.
+@pytest.mark.parametrize("case", ["two seats", "still in sight", "never seen"])
+def test_an_unseen_play_whose_face_could_be_either_seats_is_credited_to_no_seat(case: str) -> None:
+    # Two AHs vanish, Ana's and Ben's: whose went to the pile is unknown. An AH still resting in Ana's
+    # waste when the 2H lands was not played, but another seat's was (each seat has a deck). Or no AH was
+    # ever read. Either way the 2H proves an AH under it: an unseen play credited to no seat, so that the
+    # referee stands the 2H (and every card after it) instead of refusing it.
     rest: tuple[Box, ...]
     if case == "two seats":
         rest, until = (_box(ANA_WASTE.x, ANA_WASTE.y), _box(BEN_WASTE.x, BEN_WASTE.y)), 20
-    else:
+    elif case == "still in sight":
         rest, until = (_box(ANA_WASTE.x, ANA_WASTE.y),), 1000
+    else:
+        rest, until = (), 0
     events, _ = _film(lambda k, t: _2h_over_an_unseen_ah(k, t, ah_in=rest, ah_until=until), 140)
     assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "2H")]
+    unseen = [e for e in events if e.type == "unseen_play"]
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in unseen] == [(None, "AH", "F1")]
+    # Bounded by the 2H's landing (frame 60).
+    assert unseen[0].t_ns + unseen[0].err_ns <= 60 * PERIOD
+    referee = referee_for(LogHeader("nerts", tuple(SEATS), {}))
+    for e in [TableEvent("hand_start", 0, 0, None, {}), *events]:
+        referee.feed(e)
+    assert referee.report().infractions == []
+    view = referee.public_view()
+    assert isinstance(view, NertsTableView)
+    assert [(s.seat, s.foundation_count) for s in view.seats if s.foundation_count] == [("Ana", 1)]
+
+
+def test_a_card_first_seen_at_rest_on_a_pile_brings_the_unseen_play_under_it() -> None:
+    # Ana's AH flies onto F0. Ben's 2H rests in his waste until his hand takes it (frame 40); Cal's 3H in
+    # his until frame 70. The 3H is next seen at rest on the pile (frame 80), its flight unseen: it fits
+    # the pile but for the 2H, which went there unseen from Ben's layout. Both plays are reported (the
+    # seed 2 hand at 60 fps: Ben's 5H on Ana's unseen 4H was refused, as was every card after it).
+    ben_waste = LAYOUT.slots[("Ben", "waste", 0)].pose
+    cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AH", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
+        if k < 40:
+            out.append(_whole("2H", _box(ben_waste.x, ben_waste.y, CARD_H_MM, CARD_W_MM)))
+        if k < 70:
+            out.append(_whole("3H", _box(cal_waste.x, cal_waste.y)))
+        if k >= 80:
+            out = [_whole("3H", _box(F0.x + 1, F0.y + 2))]
+        return out
+
+    events, _ = _film(scene, 160)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH"), ("Ben", "2H"), ("Cal", "3H")]
+    two = plays[1]
+    assert 39 * PERIOD <= two.t_ns - two.err_ns and two.t_ns + two.err_ns <= 81 * PERIOD
 
 
 def test_a_play_first_seen_in_the_centre_is_the_seat_whose_layout_its_face_just_vanished_from() -> None:
