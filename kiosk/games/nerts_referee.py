@@ -400,6 +400,9 @@ class NertsReferee(Referee):
         elif not card.is_joker and card in hand.on_foundation:
             self._breach(e, "seen_twice", f"{name}'s {card.display()} is already on a foundation: "
                          f"a misread, or a card from another deck", seat)
+            # Whoever's it is, the card lies on the pile now: the next card goes on top of it (counted for
+            # no seat; the end-of-hand audit counts it for its owner).
+            self._stand_uncredited(hand, pid, card.face)
             return
         elif card.is_joker and hand.jokers_played[seat] >= self.opts.jokers:
             self._breach(e, "seen_twice", f"{name} has no joker left to play", seat)
@@ -909,26 +912,29 @@ class NertsReferee(Referee):
             self._breach(e, "unseen_play", f"unseen {card.display()} on {pid} in a hand whose every move is "
                          "logged: ignored")
             return
+        why = self._stand_uncredited(hand, pid, card)
+        if why:
+            self._breach(e, "unseen_play", f"unseen {card.display()} {why}; ignored")
+
+    def _stand_uncredited(self, hand: _Hand, pid: str, card: Card) -> str:
+        """Puts plain face ``card`` on pile ``pid`` (an Ace starts it) counted for no seat: its deck is
+        ``n``, no seat's (decks 0..n-1 are the seats'). Returns why it does not fit, or "" once it stands.
+        Nobody can be ruled against such a card: a twin of it is refused as one of the wrong rank, not as
+        a lost race."""
         pile = hand.piles.get(pid)
         if pile is None:
             if card.rank is not Rank.ACE:
-                self._breach(e, "unseen_play",
-                             f"unseen {card.display()} cannot start foundation {pid}: ignored")
-                return
+                return f"cannot start foundation {pid}"
             pile = RefPile(pid, card.suit, 0)
             hand.piles[pid] = pile
             hand.order.append(pile)
         elif not foundation_accepts(pile, card):
-            self._breach(e, "unseen_play", f"unseen {card.display()} on {pid}: {self._why_not(pile, card)}; "
-                         "ignored")
-            return
-        # Its deck is no seat's (decks 0..n-1 are the seats'), so it counts for no one until the audit.
+            return f"on {pid}: {self._why_not(pile, card)}"
         pile.cards.append(card.in_deck(self.n))
         pile.faces.append(card)
         pile.level += 1
-        # Nobody can be ruled against a card whose landing went unseen: a twin of it is refused as one of
-        # the wrong rank, not as a lost race.
         pile.group = []
+        return ""
 
     def _on_hand_end(self, e: TableEvent) -> None:
         if self.hand is None:

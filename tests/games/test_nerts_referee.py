@@ -426,7 +426,7 @@ def test_a_twin_of_an_unseen_card_is_refused_as_the_wrong_rank() -> None:
     [
         ("3C", "F1", "unseen 3♣ on F1: wrong rank, the pile needs 2♣; ignored"),
         ("2H", "F1", "unseen 2♥ on F1: wrong suit, the pile is ♣ (top A♣); ignored"),
-        ("2C", "F9", "unseen 2♣ cannot start foundation F9: ignored"),
+        ("2C", "F9", "unseen 2♣ cannot start foundation F9; ignored"),
     ],
 )
 def test_an_unseen_play_that_does_not_fit_is_ignored(card: str, pile: str, message: str) -> None:
@@ -452,3 +452,14 @@ def test_a_malformed_unseen_play_is_a_log_error(fields: dict[str, Any], message:
     with pytest.raises(LogFormatError, match=message):
         run([header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AC"], "F1", 2.0),
              ev("3", "unseen_play", seat, **fields)])
+
+
+def test_a_card_seen_twice_still_lies_on_its_pile_for_the_next_card() -> None:
+    # The camera credits Cal a 2♣ twice (the first was another seat's, misattributed). The second is an
+    # infraction of the log, but the card lies on F2 all the same: Ana's 3♣ on it stands.
+    lines = [header(["Ana", "Cal"]), ev("1", "hand_start"), *plays("Cal", ["AC", "2C"], "F1", 2.0),
+             *plays("Ana", ["AC"], "F2", 3.0), *plays("Cal", ["2C"], "F2", 4.0),
+             *plays("Ana", ["3C"], "F2", 5.0), ev("10", "call", "Ana"), ev("12", "hand_end")]
+    report = run(lines)
+    assert breaches(report) == ["Cal's 2♣ is already on a foundation: a misread, or a card from another deck"]
+    assert foundation(report) == {"Ana": 2, "Cal": 2}
