@@ -2354,6 +2354,16 @@ class NertsTracker:
                 best, best_d = p, d
         return best
 
+    def _following_pile_near(self, x: float, y: float, card: str) -> _Pile | None:
+        """The nearest pile within a card's length that ``card`` may follow if a play or two onto it went
+        unseen (:func:`_may_follow`)."""
+        best, best_d = None, CARD_H_MM
+        for p in self.piles:
+            d = math.hypot(p.x - x, p.y - y)
+            if d < best_d and p.cards and _may_follow(p, card):
+                best, best_d = p, d
+        return best
+
     # -- frames ---------------------------------------------------------------------------------
     def feed(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[TableEvent]:
         """Feeds one frame's sightings; returns events that are now final."""
@@ -2748,6 +2758,11 @@ class NertsTracker:
                 pile = self._fitting_pile_near(landing.x, landing.y, landing.card) or pile
             if not _fits(pile, landing.card):
                 pile = self._place_known(landing) or pile
+            if not _fits(pile, landing.card) and _rank(landing.card) != 1:
+                # Nor one it fits but for a play or two gone unseen (a camera at 20 fps sees little of a
+                # flight; seed 9's Cal 6S, landing 46 mm off his 4S pile whose 5S went unseen, made a pile of
+                # its own, and every spade after it was refused): a card but an Ace starts no pile.
+                pile = self._following_pile_near(landing.x, landing.y, landing.card) or pile
             if pile is not None and not _may_follow(pile, landing.card):
                 self._recoloured_top(pile, landing.card)
             tied = pile is not None and bool(pile.cards) and pile.cards[-1][0] == landing.card
@@ -2767,7 +2782,17 @@ class NertsTracker:
                 # and seen there only by a corner index: that top's index, taken by a card of its face
                 # flying over the pile (seed 5's Ben 5D, on its way to F1, "landed" on Ana's 5D on F3).
                 return None
-            if landing.origin is None and landing.path and (stale_tie or not _fits(pile, landing.card)):
+            # A card that may follow the pile (a play or two under it unseen) and is on no pile yet is no old
+            # foundation card uncovered (seed 9 at 20 fps: Ana's 3D, seen only in the last frames of its
+            # flight onto the AD whose 2D went unseen, was taken for one, and every diamond after it lost).
+            new_face = _may_follow(pile, landing.card) and not any(
+                c == landing.card for p in self.piles for c, _ in p.cards
+            )
+            if (
+                landing.origin is None
+                and landing.path
+                and (stale_tie or not (_fits(pile, landing.card) or new_face))
+            ):
                 x0, y0 = landing.path[0]
                 near = math.hypot(landing.x - x0, landing.y - y0) < CARD_H_MM
                 if near and self.layout.seat_of_point(x0, y0) is None:

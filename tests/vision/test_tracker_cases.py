@@ -1525,6 +1525,51 @@ def test_a_card_first_seen_at_rest_on_a_pile_brings_the_unseen_play_under_it() -
     assert 39 * PERIOD <= two.t_ns - two.err_ns and two.t_ns + two.err_ns <= 81 * PERIOD
 
 
+def test_a_card_landing_off_a_pile_it_follows_but_for_an_unseen_play_goes_on_that_pile() -> None:
+    # Seed 9 at 20 fps: Ana's AS lies on F0; Ben's 3S (its 2S went unseen) lands 46 mm off it, beyond
+    # the radius a pile claims its cards in. A 3S starts no pile: it goes on the AS pile, over the unseen
+    # 2S (before, it made a pile of its own, which the referee refused with every spade after it).
+    at = (F0.x + 36, F0.y + 28)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AS", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
+        if k >= 40:
+            out[0] = _part("AS", (F0.x - 29, F0.y - 44, F0.x, F0.y - 10))
+            flown = _flight((BEN_WASTE.x, BEN_WASTE.y), at, 40 * PERIOD, 60 * PERIOD, t)
+            out.append(_whole("3S", _box(*flown)))
+        return out
+
+    events, tracker = _film(scene, 140)
+    assert [(e.type, e.seat, e.get("card"), e.get("pile")) for e in events if "play" in e.type] == [
+        ("foundation_play", "Ana", "AS", "F1"),
+        ("unseen_play", None, "2S", "F1"),
+        ("foundation_play", "Ben", "3S", "F1"),
+    ]
+    assert len(tracker.piles) == 1
+
+
+def test_a_card_seen_only_at_the_end_of_its_flight_onto_a_pile_past_an_unseen_play_is_played() -> None:
+    # Seed 9 at 20 fps: a 3D seen only in the last frames of its flight (from 60 mm off, in the centre)
+    # onto an AD whose 2D went unseen. It does not fit the pile as the tracker knows it, but no 3D lies on
+    # any pile: it is no old foundation card uncovered, but a play (before, it was dropped as one, and
+    # every diamond after it with it).
+    start = (F0.x + 40, F0.y + 45)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AD", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
+        if 56 <= k:
+            out = [_whole("3D", _box(*_flight(start, (F0.x + 1, F0.y + 1), 56 * PERIOD, 60 * PERIOD, t)))]
+        return out
+
+    events, _ = _film(scene, 140)
+    plays = [(e.type, e.get("card"), e.get("pile")) for e in events if "play" in e.type]
+    assert plays == [
+        ("foundation_play", "AD", "F1"),
+        ("unseen_play", "2D", "F1"),
+        ("foundation_play", "3D", "F1"),
+    ]
+
+
 def test_a_play_first_seen_in_the_centre_is_the_seat_whose_layout_its_face_just_vanished_from() -> None:
     # Cal's AS rests in his waste until his hand takes it (frame 20). It is next seen in the centre,
     # 100 mm from the pile on the side of Ben's seat (a throw that curved, a hand carrying it round),
