@@ -23,6 +23,9 @@ ones of the same frames, to tell what each misread or unseen card really was) an
 in the centre from (:mod:`vision.landing_timer`); a cache made before it kept frames has them rendered
 again, about 30 ms a frame.
 
+``--fps 20`` films the hands at the frame rate of the kiosk's own simulated table (``kiosk run``'s
+default) instead of the benchmark's 60; the cache keeps them apart.
+
 Usage::
 
     python bench/diagnose_nerts_tracker.py --hands 5 --first-seed 1 [--cache /tmp/nerts-sightings]
@@ -38,6 +41,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +64,11 @@ from vision.tracker import NertsTracker  # noqa: E402
 CAMERA = CameraModel(width=1280, height=720, fps=60.0, shutter="rolling", readout_ms=12.0, exposure_ms=4.0)
 
 
+def _fps_tag() -> str:
+    """What the cache's file names add for a camera other than the benchmark's 60 fps (``--fps``)."""
+    return "" if CAMERA.fps == 60.0 else f"-{CAMERA.fps:g}fps"
+
+
 TRACKER_TIME = [0.0, 0]
 """Seconds spent in the tracker and frames fed to it, over all hands."""
 
@@ -72,7 +81,7 @@ SEATS = [0, 0, 0]
 
 def exact_hand(seed: int, cache: Path | None) -> dict[str, Any]:
     """The hand's layout, calibration, frames with exact sightings and ground truth."""
-    path = cache / f"nerts-{seed}.pkl" if cache is not None else None
+    path = cache / f"nerts-{seed}{_fps_tag()}.pkl" if cache is not None else None
     if path is not None and path.exists():
         with path.open("rb") as f:
             loaded: dict[str, Any] = pickle.load(f)
@@ -106,7 +115,7 @@ def recognized_hand(
     the same frames, under ``"exact"``) and whole ground truth, filmed for ``seconds`` (the last
     frame's time under ``"end_ns"``)."""
     cut = "" if seconds is None else f"-{seconds:g}s"
-    path = cache / f"nerts-recognized-{seed}{cut}.pkl" if cache is not None else None
+    path = cache / f"nerts-recognized-{seed}{cut}{_fps_tag()}.pkl" if cache is not None else None
     if path is not None and path.exists():
         with path.open("rb") as f:
             loaded: dict[str, Any] = pickle.load(f)
@@ -169,7 +178,7 @@ def _progress(seed: int, what: str, timing: Any, end_ns: int) -> None:
 
 def frames_path(cache: Path, seed: int, seconds: float | None) -> Path:
     cut = "" if seconds is None else f"-{seconds:g}s"
-    return cache / f"nerts-frames-{seed}{cut}.npy"
+    return cache / f"nerts-frames-{seed}{cut}{_fps_tag()}.npy"
 
 
 def hand_frames(seed: int, cache: Path | None, seconds: float | None, hand: dict[str, Any]) -> Any:
@@ -329,7 +338,15 @@ def main() -> int:
             "give each model its own --cache"
         ),
     )
+    ap.add_argument(
+        "--fps",
+        type=float,
+        default=60.0,
+        help="the camera's frame rate (default 60, the benchmark's; the kiosk's simulated table films at 20)",
+    )
     args = ap.parse_args()
+    global CAMERA
+    CAMERA = replace(CAMERA, fps=args.fps)
     if args.model is not None and args.sightings == "truth":
         ap.error("--model reads the frames with another recognizer (use it with --sightings recognizer)")
     if args.seconds is not None and args.sightings == "truth":
@@ -347,6 +364,7 @@ def main() -> int:
         + (f" --sightings {args.sightings}" if args.sightings != "truth" else "")
         + (f" --seconds {args.seconds:g}" if args.seconds is not None else "")
         + (f" --model {args.model}" if args.model is not None else "")
+        + (f" --fps {args.fps:g}" if args.fps != 60.0 else "")
     )
     print(
         f"plays right {right}/{plays}; false events {false}; hands with equal scores {equal}/{args.hands}; "
