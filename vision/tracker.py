@@ -2963,7 +2963,9 @@ class NertsTracker:
             return
         # A pile first seen with this card: its unseen Ace went on after filming began, and no sooner.
         after = max(pile.top_t_ns, self.t0_ns)
-        before = landing.t_ns - landing.err_ns
+        # The latest the card that proves them could have landed: they went on before it did (seed 7 at
+        # 20 fps: a 2D bounded by its 3D's earliest time, 425 ms before its fit, was put 320 ms early).
+        before = landing.t_ns + landing.err_ns
         for rank in range(low, high):
             card = _RANK_NAMES.get(rank, str(rank)) + suit
             # Seen resting on the pile (first seen there at rest, no layout's card of its face vanished
@@ -2990,7 +2992,9 @@ class NertsTracker:
                 # No room between the pile's last landing and this one: the sightings contradict each
                 # other, and a play put anywhere would be a guess. The referee will rule on the gap.
                 return
-            t, err = (lo + hi) // 2, (hi - lo) // 2
+            # Logged before the card that proves it, and its err covering the whole interval.
+            t = min((lo + hi) // 2, landing.t_ns - 1)
+            err = max(t - lo, hi - t)
             pile.cards.append((card, seat))
             pile.top_t_ns = after = t
             data = {"card": card, "pile": pile.pid}

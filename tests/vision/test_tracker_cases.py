@@ -1467,9 +1467,12 @@ def test_a_play_skipping_a_rank_credits_the_unseen_card_to_the_layout_it_vanishe
         ("Ana", "AH", "F1"),
         ("Ana", "2H", "F1"),
     ]
-    ah = plays[0]
-    assert 19 * PERIOD <= ah.t_ns - ah.err_ns and ah.t_ns + ah.err_ns <= 60 * PERIOD
-    assert ah.t_ns < plays[1].t_ns
+    ah, two = plays
+    # Between the AH's last sighting in her waste and the latest the 2H could have landed (its err
+    # included), to the nanosecond (the midpoint rounds down).
+    assert 19 * PERIOD - 1 <= ah.t_ns - ah.err_ns and ah.t_ns + ah.err_ns <= two.t_ns + two.err_ns + 1
+    assert two.t_ns - two.err_ns <= 60 * PERIOD <= two.t_ns + two.err_ns
+    assert ah.t_ns < two.t_ns
 
 
 @pytest.mark.parametrize("case", ["two seats", "still in sight", "never seen"])
@@ -1521,8 +1524,13 @@ def test_a_card_first_seen_at_rest_on_a_pile_brings_the_unseen_play_under_it() -
     events, _ = _film(scene, 160)
     plays = _plays(events)
     assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH"), ("Ben", "2H"), ("Cal", "3H")]
-    two = plays[1]
+    two, three = plays[1:]
     assert 39 * PERIOD <= two.t_ns - two.err_ns and two.t_ns + two.err_ns <= 81 * PERIOD
+    # The 3H's flight went unseen, so it landed somewhere between frames 70 and 80; the 2H went on
+    # before it did, which may be as late as the 3H could have landed (seed 7 at 20 fps: a 2D bounded
+    # by its 3D's earliest time was put 320 ms early, its err well short of its landing).
+    assert two.t_ns + two.err_ns >= three.t_ns - 1
+    assert two.t_ns < three.t_ns
 
 
 def test_a_card_landing_off_a_pile_it_follows_but_for_an_unseen_play_goes_on_that_pile() -> None:
