@@ -2047,8 +2047,12 @@ class TableTracker:
             # Never named in a layout, but read there unsure shortly before (see _appeared).
             unsure = self._vanished_unsure(tr, first)
             if unsure is not None:
-                _, ux, uy = unsure
+                t_u, ux, uy = unsure
                 tr.origin, tr.origin_xy, tr.lift_t = self.place_of(ux, uy, tr), (ux, uy), None
+                # Seen there last then: it landed any time after (plus a flight), which its first boxes
+                # here need not bound (seed 6 at 20 fps: Cal's 2S, unseen for 450 ms of its flight and
+                # first seen in boxes a hand still shrank, was timed 244 ms late with a 75 ms err).
+                tr.away_t = t_u
             return
         src.alive = False
         tr.origin, tr.origin_xy, tr.lift_t = self._left_from(src)

@@ -1648,6 +1648,30 @@ def test_an_unsure_card_on_a_pile_read_as_the_card_the_pile_takes_next_is_played
     ]
 
 
+def test_a_card_read_only_unsure_in_its_layout_and_first_seen_by_the_pile_may_have_landed_unseen() -> None:
+    # Seed 6 at 20 fps: Cal's 2H is read unsure in his waste until his hand takes it (frame 40), never
+    # named there; it lands unseen (frame 60) and is first seen at frame 70 beside the pile in boxes a
+    # hand still shifts (15 mm), at rest from frame 74. Its flight went unseen: it may have landed any
+    # time after it left his waste, which its first boxes do not bound (before, timed by them, 200 ms
+    # late with an err of a frame or two).
+    cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AH", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
+        if k < 40:
+            out.append(_unsure(_box(cal_waste.x, cal_waste.y), ABOUT_2H))
+        elif k >= 70:
+            shift = max(0, 74 - k) * 15 / 4
+            out = [_part("2H", _box(F0.x + 1, F0.y + 2 + shift))]
+        return out
+
+    events, _ = _film(scene, 160)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH"), ("Cal", "2H")]
+    two = plays[1]
+    assert two.t_ns - two.err_ns <= 60 * PERIOD <= two.t_ns + two.err_ns
+
+
 def test_an_unsure_reading_of_a_card_lying_still_on_a_pile_makes_no_play() -> None:
     # The AH on the pile is read unsure from frame 30 on, 2H first (a misread), while Ana's 2H still lies
     # in her waste: no 2H left any layout and nothing slid onto the pile, so no play.
