@@ -298,7 +298,9 @@ class App:
         self._infractions_logged = min(self._infractions_logged, len(found))
         for i in found[self._infractions_logged :]:
             who = f"{i.seat}: " if i.seat and not i.text.startswith(i.seat) else ""
-            self._write_log(f"{format_seconds(i.t_ns)} s  infraction: {who}{i.text}")
+            # To the millisecond: a tracked landing's nanoseconds say nothing to a reader.
+            ms = (i.t_ns + 500_000) // 1_000_000 * 1_000_000
+            self._write_log(f"{format_seconds(ms)} s  infraction: {who}{i.text}")
         self._infractions_logged = len(found)
 
     def _write_log(self, line: str) -> None:

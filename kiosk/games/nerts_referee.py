@@ -144,6 +144,17 @@ def _lift_time(e: TableEvent) -> int | None:
     return t_lift
 
 
+def _lift_err(e: TableEvent) -> int:
+    """The event's ``err_lift`` in nanoseconds (0 when absent): how far off ``t_lift`` may be either way."""
+    value = e.get("err_lift")
+    if value is None:
+        return 0
+    err = _seconds(value, "err_lift")
+    if err < 0:
+        raise InvalidActionError(f"err_lift must not be negative, got {value!r}", input=repr(value))
+    return err
+
+
 def _ms(gap_ns: int) -> int:
     return (gap_ns + 500_000) // 1_000_000
 
@@ -197,8 +208,8 @@ class _Hand:
     t_call: int = 0
     counts: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
     penalties: list[int] = field(default_factory=list)
-    flights: dict[tuple[int, str | None], int] = field(default_factory=dict)
-    """The last landing time of each (seat, actor): a lift before it means two cards in flight."""
+    flights: dict[tuple[int, str | None], tuple[int, int]] = field(default_factory=dict)
+    """The last landing of each (seat, actor), time and err: a lift before it means two cards in flight."""
     actors: dict[int, set[str]] = field(default_factory=dict)
     """The partners named in ``actor`` fields, per seat."""
     refused: dict[Card, tuple[str, str | None]] = field(default_factory=dict)
@@ -509,8 +520,11 @@ class NertsReferee(Referee):
         if hand.phase == "stalemate":
             self._breach(e, "after_hand", f"{what} after the hand ended: take it back", seat)
             return False
+        # A lift time measured to within err_lift, a landing to within its err: a move is ruled against
+        # only when the measurements say so whatever their errors (§12).
+        lift_err = _lift_err(e) if t_lift is not None else 0
         if hand.phase == "called":
-            if t_lift is not None and t_lift >= hand.t_call:
+            if t_lift is not None and t_lift - lift_err >= hand.t_call:
                 self._breach(e, "after_call", f"{what} was lifted {_ms(t_lift - hand.t_call)} ms after the "
                              f"call: take it back", seat)
                 return False
@@ -532,12 +546,12 @@ class NertsReferee(Referee):
         # partners are known: it may then be either of them.
         key = (seat, actor)
         last = hand.flights.get(key)
-        if (self.opts.one_hand_rule and t_lift is not None and last is not None and t_lift < last
-                and (actor is not None or len(acts) < 2)):
+        if (self.opts.one_hand_rule and t_lift is not None and last is not None
+                and t_lift + lift_err < last[0] - last[1] and (actor is not None or len(acts) < 2)):
             self._breach(e, "one_hand", f"{actor or name} had two cards in flight at once (one hand only)",
                          seat)
         # Every landing ends a flight, timed or not: a later card lifted before it overlapped it.
-        hand.flights[key] = e.t_ns
+        hand.flights[key] = (e.t_ns, e.err_ns)
         return True
 
     def _stand(self, e: TableEvent, hand: _Hand, pile: RefPile, seat: int, card: Card, face: Card,

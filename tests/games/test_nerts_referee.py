@@ -463,3 +463,39 @@ def test_a_card_seen_twice_still_lies_on_its_pile_for_the_next_card() -> None:
     report = run(lines)
     assert breaches(report) == ["Cal's 2♣ is already on a foundation: a misread, or a card from another deck"]
     assert foundation(report) == {"Ana": 2, "Cal": 2}
+
+
+# -- lift times measured to within err_lift ------------------------------------------------------
+
+def _two_flights(t_lift: str, **lift: Any) -> list[str]:
+    return [header(["Ana", "Ben"]), ev("1", "hand_start"), *plays("Ana", ["AC"], "F1", 2.0),
+            ev("26.358", "foundation_play", "Ben", err="0.05", card="AH", pile="F2"),
+            ev("26.818", "foundation_play", "Ben", card="2H", pile="F2", t_lift=t_lift, **lift)]
+
+
+def test_a_lift_within_the_errors_of_the_last_landing_is_not_two_cards_in_flight() -> None:
+    # Ben's AH landed at 26.358 s give or take 50 ms; his 2H left its place between 26.25 and 26.35 s
+    # (a camera at 20 fps sees it at rest, then off it): it may have left after the AH landed.
+    assert breaches(run(_two_flights("26.300", err_lift="0.05")), "one_hand") == []
+    # Certainly before (lifted by 26.25 s at the latest, the AH down by 26.308 s at the earliest): ruled.
+    assert breaches(run(_two_flights("26.200", err_lift="0.05")), "one_hand") == [
+        "Ben had two cards in flight at once (one hand only)"]
+    # Without err_lift the lift time is exact, the landing's err still counts.
+    assert breaches(run(_two_flights("26.310")), "one_hand") == []
+    assert breaches(run(_two_flights("26.300")), "one_hand") == [
+        "Ben had two cards in flight at once (one hand only)"]
+
+
+def test_a_card_whose_lift_may_have_come_before_the_call_still_lands() -> None:
+    def lines(**lift: Any) -> list[str]:
+        return [header(["Ana", "Ben"]), ev("1", "hand_start"), ev("10", "call", "Ana"),
+                ev("10.4", "foundation_play", "Ben", card="AH", pile="F1", t_lift="10.020", **lift),
+                ev("12", "hand_end")]
+
+    assert breaches(run(lines(err_lift="0.03")), "after_call") == []
+    assert breaches(run(lines()), "after_call") == ["Ben's A♥ was lifted 20 ms after the call: take it back"]
+
+
+def test_a_negative_err_lift_is_a_log_error() -> None:
+    with pytest.raises(LogFormatError, match="err_lift must not be negative"):
+        run(_two_flights("26.300", err_lift="-0.01"))

@@ -122,6 +122,26 @@ def test_a_fast_throw_with_a_dropped_frame_is_followed_from_the_seat_it_left() -
     assert t_lift - PERIOD <= t_lift_seen <= t_lift + PERIOD
 
 
+@pytest.mark.parametrize("period", [PERIOD, 50_000_000])
+def test_a_lift_is_timed_between_the_last_sighting_at_rest_and_the_first_off_it(period: int) -> None:
+    # Ana's 2S leaves her waste at 0.5 s and lands on F0 at 0.75 s, filmed at 60 or 20 fps: the lift
+    # lies between her last sighting at rest and her first off it, and err_lift says how far apart those
+    # are (the referee rules "two cards in flight", and a lift after the call, only beyond it). A card
+    # starts slowly: it may have begun to move a frame before it shows.
+    t_lift, t_land = 500_000_000 + period // 3, 750_000_000
+    tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+    events: list[TableEvent] = []
+    for k in range(2_000_000_000 // period):
+        t = k * period
+        box = _box(*_flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), t_lift, t_land, t))
+        events += tracker.feed(Frame(None, t, k), [_whole("2S", box)])
+    events += tracker.flush()
+    (play,) = _plays(events)
+    lift, err = float(play.get("t_lift")) * 1e9, float(play.get("err_lift")) * 1e9
+    assert 0 < err <= period
+    assert lift - err - period <= t_lift <= lift + err + 1
+
+
 def _ana_4h(t: int, pile: tuple[float, float], covered_at: int) -> list[CardSighting]:
     """Ana's 4H, which starts the pile of the 5H races below: flown from her Nerts pile over the first
     ten frames, then at rest on ``pile`` until a 5H covers it at ``covered_at``."""
