@@ -2374,22 +2374,16 @@ class NertsTracker:
                 best, best_d = p, d
         return best
 
-    def _fitting_pile_near(self, x: float, y: float, card: str) -> _Pile | None:
-        """The nearest pile within a card's length that ``card`` may go on (or ties with)."""
+    def _fitting_pile_near(
+        self, x: float, y: float, card: str, fits: Callable[[_Pile, str], bool] | None = None
+    ) -> _Pile | None:
+        """The nearest pile within a card's length that ``card`` may go on (or ties with); with ``fits``,
+        one that passes that test instead (:func:`_may_follow`: if a play or two onto it went unseen)."""
+        test = fits or _fits
         best, best_d = None, CARD_H_MM
         for p in self.piles:
             d = math.hypot(p.x - x, p.y - y)
-            if d < best_d and p.cards and _fits(p, card):
-                best, best_d = p, d
-        return best
-
-    def _following_pile_near(self, x: float, y: float, card: str) -> _Pile | None:
-        """The nearest pile within a card's length that ``card`` may follow if a play or two onto it went
-        unseen (:func:`_may_follow`)."""
-        best, best_d = None, CARD_H_MM
-        for p in self.piles:
-            d = math.hypot(p.x - x, p.y - y)
-            if d < best_d and p.cards and _may_follow(p, card):
+            if d < best_d and p.cards and test(p, card):
                 best, best_d = p, d
         return best
 
@@ -2791,7 +2785,7 @@ class NertsTracker:
                 # Nor one it fits but for a play or two gone unseen (a camera at 20 fps sees little of a
                 # flight; seed 9's Cal 6S, landing 46 mm off his 4S pile whose 5S went unseen, made a pile of
                 # its own, and every spade after it was refused): a card but an Ace starts no pile.
-                pile = self._following_pile_near(landing.x, landing.y, landing.card) or pile
+                pile = self._fitting_pile_near(landing.x, landing.y, landing.card, _may_follow) or pile
             if pile is not None and not _may_follow(pile, landing.card):
                 self._recoloured_top(pile, landing.card)
             tied = pile is not None and bool(pile.cards) and pile.cards[-1][0] == landing.card
