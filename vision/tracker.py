@@ -2808,13 +2808,10 @@ class NertsTracker:
             # A card that may follow the pile (a play or two under it unseen) and is on no pile yet is no old
             # foundation card uncovered (seed 9 at 20 fps: Ana's 3D, seen only in the last frames of its
             # flight onto the AD whose 2D went unseen, was taken for one, and every diamond after it lost).
-            new_face = _may_follow(pile, landing.card) and not any(
-                c == landing.card for p in self.piles for c, _ in p.cards
-            )
             if (
                 landing.origin is None
                 and landing.path
-                and (stale_tie or not (_fits(pile, landing.card) or new_face))
+                and (stale_tie or not (_fits(pile, landing.card) or self._new_face_for(pile, landing.card)))
             ):
                 x0, y0 = landing.path[0]
                 near = math.hypot(landing.x - x0, landing.y - y0) < CARD_H_MM
@@ -2886,6 +2883,10 @@ class NertsTracker:
         data = {"card": landing.card, "from": src, "to": to}
         data.update(self._lift_fields(landing, t))
         return TableEvent("move", t, landing.err_ns, seat_here, data)
+
+    def _new_face_for(self, pile: _Pile | None, card: str) -> bool:
+        """Whether ``card`` may follow ``pile`` (a play or two under it unseen) and no pile holds its face."""
+        return _may_follow(pile, card) and not any(c == card for p in self.piles for c, _ in p.cards)
 
     def _lift_fields(self, landing: Landing, t: int) -> dict[str, Any]:
         """``t_lift`` (and ``err_lift``) of an event landing at ``t``: the lift lies between the card's last

@@ -155,6 +155,14 @@ def _lift_err(e: TableEvent) -> int:
     return err
 
 
+def _pile_id(value: Any) -> str:
+    """A foundation pile's id as the log gives it (any non-empty text, or a whole number), as text."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or str(value).strip() == "":
+        raise InvalidActionError(f"'pile' must be a pile id such as \"F3\", got {value!r}",
+                                 input=repr(value))
+    return str(value)
+
+
 def _ms(gap_ns: int) -> int:
     return (gap_ns + 500_000) // 1_000_000
 
@@ -375,12 +383,7 @@ class NertsReferee(Referee):
         seat = self.seat_index(e.seat)
         data = e.data
         card = self._card(e.require("card"), seat)
-        pid = e.require("pile")
-        if type(pid) is not str or not pid:
-            if isinstance(pid, bool) or not isinstance(pid, (str, int)) or str(pid).strip() == "":
-                raise InvalidActionError(f"'pile' must be a pile id such as \"F3\", got {pid!r}",
-                                         input=repr(pid))
-            pid = str(pid)
+        pid = _pile_id(e.require("pile"))
         declared = self._declaration(e, card) if "as" in data else None
         off_pile = self._off_foundation(data.get("from"))
         src = self._source(data["from"]) if data.get("from") is not None and off_pile is None else None
@@ -916,9 +919,7 @@ class NertsReferee(Referee):
         if card is None or card.is_joker or card.deck != 0:
             raise InvalidActionError(f"an unseen_play's 'card' must be a plain face such as 2C, got {text!r}",
                                      input=repr(text))
-        pid = e.require("pile")
-        if not isinstance(pid, str) or not pid.strip():
-            raise InvalidActionError(f"'pile' must be a pile id such as \"F3\", got {pid!r}", input=repr(pid))
+        pid = _pile_id(e.require("pile"))
         hand = self._live_hand(e)
         if hand is None:
             return
