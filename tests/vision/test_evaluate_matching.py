@@ -10,7 +10,7 @@ missed.
 from __future__ import annotations
 
 from kiosk.games.referee import LogHeader, TableEvent
-from vision.simulator.evaluate import MATCH_MAX_NS, score_hand
+from vision.simulator.evaluate import MATCH_MAX_NS, cut_logs, score_hand
 
 MS = 1_000_000
 HEADER = LogHeader("nerts", ("Ana", "Ben"), {}, 1, {"piles": {"F1": [500.0, 400.0]}})
@@ -55,3 +55,33 @@ def test_a_move_timed_within_its_stated_err_is_right() -> None:
     assert score_hand(HEADER, truth, [_move(2_300 * MS, 320 * MS)], PILES).moves_right == 1
     loose = score_hand(HEADER, truth, [_move(2_300 * MS, 200 * MS)], PILES)
     assert (loose.moves_right, loose.false_events) == (0, 1)
+
+
+def _top(t: int, card: str) -> TableEvent:
+    return TableEvent("nerts_top", t, 0, "Ana", {"card": card})
+
+
+def _from_nerts(t: int, card: str) -> TableEvent:
+    return TableEvent("move", t, 0, "Ana", {"card": card, "from": "nerts", "to": "work1"})
+
+
+def test_a_cut_hand_weighs_a_nerts_top_by_the_departure_it_reports() -> None:
+    # The camera sees the next Nerts card as soon as the one above it is lifted; the truth has that
+    # card leave when it lands. A lift before the cut that lands after it is still in the pile.
+    cut, end = 1_000 * MS, 3_000 * MS
+    truth = [_from_nerts(1_100 * MS, "9H")]
+    _, kept = cut_logs(truth, [_top(10 * MS, "9H"), _top(900 * MS, "KC")], cut, end)
+    assert [e.get("card") for e in kept] == ["9H"]
+    # And a card landed before the cut whose successor settled after it has left.
+    truth = [_from_nerts(950 * MS, "9H")]
+    _, kept = cut_logs(truth, [_top(10 * MS, "9H"), _top(1_050 * MS, "KC")], cut, end)
+    assert [e.get("card") for e in kept] == ["9H", "KC"]
+    # A top after the cut reporting a departure after it too stays out.
+    truth = [_from_nerts(1_500 * MS, "9H")]
+    _, kept = cut_logs(truth, [_top(10 * MS, "9H"), _top(1_200 * MS, "KC")], cut, end)
+    assert [e.get("card") for e in kept] == ["9H"]
+    # A card refused on a foundation comes back on top; what counts is its departure after that.
+    truth = [_from_nerts(300 * MS, "9H"), _from_nerts(1_500 * MS, "9H")]
+    tracked = [_top(10 * MS, "9H"), _top(200 * MS, "KC"), _top(400 * MS, "9H"), _top(900 * MS, "KC")]
+    _, kept = cut_logs(truth, tracked, cut, end)
+    assert [e.get("card") for e in kept] == ["9H", "KC", "9H"]

@@ -93,6 +93,15 @@ def cut_logs(
     >>> t, k = cut_logs(truth, tracked, 1_000, 3_000)
     >>> [e.get("card", e.type) for e in t], [e.get("card") for e in k]
     (['AS', '2S', 'hand_end'], ['AS', '2S'])
+
+    A Nerts top seen before the cut, uncovered by a card lifted before it but landing after it, goes
+    with that landing (the truth still counts the card in the pile):
+
+    >>> top = lambda t, card: TableEvent("nerts_top", t, 0, "Ana", {"card": card})
+    >>> truth = [TableEvent("move", 1_200, 0, "Ana", {"card": "9H", "from": "nerts", "to": "work1"})]
+    >>> _, k = cut_logs(truth, [top(10, "9H"), top(950, "KC")], 1_000, 3_000)
+    >>> [e.get("card") for e in k]
+    ['9H']
     """
     kept = [e for e in truth if e.t_ns <= cut_ns or e.type == "hand_start"]
     later = [e for e in truth if e.t_ns > cut_ns and e.type != "hand_start"]
@@ -106,12 +115,47 @@ def cut_logs(
             for e in events
         )
 
-    out = [
-        k
-        for k in tracked
-        if (k.t_ns <= cut_ns and not (near(k, later) and not near(k, kept)))
-        or (k.t_ns > cut_ns and near(k, kept))
-    ]
+    def departure(seat: str | None, card: Any, since_ns: int) -> int | None:
+        """When the truth has ``card`` leave the seat's Nerts pile, after it lay on top at ``since_ns``."""
+        return next(
+            (
+                e.t_ns
+                for e in truth
+                if e.seat == seat and e.get("card") == card and e.get("from") == "nerts" and e.t_ns > since_ns
+            ),
+            None,
+        )
+
+    # A new Nerts top reports that the card that lay on it has left: the camera sees it as soon as that
+    # card is lifted, the truth has it leave when it lands. So a top is kept or dropped by the true
+    # departure it reports, as a play is by its match. The tops seen so far make a stack: a card seen
+    # on top again that is not the one under the top is a refused card back on the pile, and reports
+    # no departure (the time rule keeps it).
+    stacks: dict[str | None, list[TableEvent]] = {}
+    seen_on_top: set[tuple[str | None, Any]] = set()
+    out = []
+    for k in tracked:
+        if k.type == "nerts_top":
+            stack = stacks.setdefault(k.seat, [])
+            card = k.get("card")
+            uncovered = len(stack) >= 2 and stack[-2].get("card") == card
+            returned = (k.seat, card) in seen_on_top and not uncovered
+            seen_on_top.add((k.seat, card))
+            if stack and not returned and stack[-1].get("card") != card:
+                above = stack.pop()
+                if stack and stack[-1].get("card") == card:
+                    stack.pop()
+                stack.append(k)
+                t_gone = departure(k.seat, above.get("card"), above.t_ns)
+                if (k.t_ns <= cut_ns) if t_gone is None else (t_gone <= cut_ns):
+                    out.append(k)
+                continue
+            if not stack or stack[-1].get("card") != card:
+                stack.append(k)
+        if (k.t_ns <= cut_ns and not (near(k, later) and not near(k, kept))) or (
+            k.t_ns > cut_ns and near(k, kept)
+        ):
+            out.append(k)
     end = [TableEvent("hand_end", end_ns, 0, None, {})]
     return kept + end, out
 
