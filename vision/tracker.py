@@ -2962,6 +2962,20 @@ class NertsTracker:
             and before_ns - within_ns < tr.last.t_ns < before_ns
         }
 
+    def _seen_leaving(self, card: str, before_ns: int, within_ns: int) -> set[str]:
+        """The seats in whose layout a card of face ``card`` was last seen moving off its rest, within
+        ``within_ns`` before ``before_ns``."""
+        return {
+            tr.place[0]
+            for tr in self.table.tracks
+            if tr.card == card
+            and not tr.resting
+            and tr.left_t is not None
+            and tr.place is not None
+            and tr.place[0] is not None
+            and before_ns - within_ns < tr.last.t_ns < before_ns
+        }
+
     def _unseen_plays(self, pile: _Pile, landing: Landing) -> None:
         """Queues the plays onto ``pile`` that a card seen landing on it proves went unseen: a 5♦
         landing on a 2♦ means a 3♦ and a 4♦ went there first (§6 M3/M4). Each is credited to the seat
@@ -2999,6 +3013,13 @@ class NertsTracker:
             ]
             by = min(there, default=landing.t_ns)
             last = self._last_in_layouts(card, by, UNSEEN_PLAY_NS, left=True)
+            if len(last) > 1:
+                # One seat's card seen leaving its place, the others' last seen lying still (buried under
+                # the cards turned or built on them since): the one that left went (seed 6's Ben 5S,
+                # lifted off his Nerts pile, against a 5S in Dee's waste not seen for 6 s).
+                gone = self._seen_leaving(card, by, UNSEEN_PLAY_NS)
+                if len(gone) == 1 and gone <= last.keys():
+                    last = {s: last[s] for s in gone}
             lo, hi = after, min(by, before)
             seat = ""
             if len(last) == 1:

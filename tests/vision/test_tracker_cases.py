@@ -1523,6 +1523,30 @@ def test_an_unseen_play_whose_face_could_be_either_seats_is_credited_to_no_seat(
     assert [(s.seat, s.foundation_count) for s in view.seats if s.foundation_count] == [("Ana", 1)]
 
 
+def test_an_unseen_play_goes_to_the_one_seat_whose_card_of_its_face_was_seen_leaving() -> None:
+    # Two AHs lie still, Ana's and Ben's; Ana's is last seen at frame 20 (buried in her waste), Ben's
+    # slides off his waste in sight (frames 30-33) and is not seen again. The 2H landing on F0 proves an
+    # AH went there unseen: Ben's, seen leaving, not the one last seen lying still (seed 6's Ben 5S,
+    # lifted off his Nerts pile, against a 5S not seen for 6 s in Dee's waste: before, no seat's).
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = _2h_over_an_unseen_ah(k, t, ah_in=(_box(ANA_WASTE.x, ANA_WASTE.y),), ah_until=20)
+        if k < 30:
+            out.append(_whole("AH", _box(BEN_WASTE.x, BEN_WASTE.y)))
+        elif k < 34:
+            out.append(_whole("AH", _box(BEN_WASTE.x + 6.0 * (k - 29), BEN_WASTE.y)))
+        return out
+
+    events, _ = _film(scene, 140)
+    assert [e for e in events if e.type == "unseen_play"] == []
+    plays = _plays(events)
+    assert [(e.seat, e.get("card"), e.get("pile")) for e in plays] == [
+        ("Ben", "AH", "F1"),
+        ("Ana", "2H", "F1"),
+    ]
+    # After it was last seen at rest there, before the 2H landed.
+    assert 29 * PERIOD - 1 <= plays[0].t_ns - plays[0].err_ns and plays[0].t_ns < plays[1].t_ns
+
+
 def test_a_card_first_seen_at_rest_on_a_pile_brings_the_unseen_play_under_it() -> None:
     # Ana's AH flies onto F0. Ben's 2H rests in his waste until his hand takes it (frame 40); Cal's 3H in
     # his until frame 70. The 3H is next seen at rest on the pile (frame 80), its flight unseen: it fits
