@@ -1111,6 +1111,11 @@ class TableTracker:
                 continue
             if first.t_ns - t > self.settings.link_ns:
                 return None
+            reach = 40.0 + self.settings.max_speed_mm_s * (first.t_ns - t) / 1e9
+            if math.hypot(first.x - x, first.y - y) > reach:
+                # Too far to have got here since (seed 4's Dee AC, landing 60 ms after an unsure reading of
+                # its face in Ben's Nerts pile across the table): an earlier reading may be its card.
+                continue
             seen = self._seen.get(tr.card, ())
             named_since = any(o.t_ns > t and math.hypot(o.x - x, o.y - y) < CARD_H_MM / 2 for o in seen)
             return None if named_since else (t, x, y)

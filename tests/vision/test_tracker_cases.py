@@ -1716,6 +1716,32 @@ def test_a_card_read_only_unsure_in_its_layout_and_first_seen_by_the_pile_may_ha
     assert two.t_ns - two.err_ns <= 60 * PERIOD <= two.t_ns + two.err_ns
 
 
+def test_an_unsure_reading_across_the_table_just_before_a_card_appears_is_not_where_it_came_from() -> None:
+    # As above, Cal's 2H is read unsure in his waste until frame 40 and first seen by the pile at frame 70;
+    # at frames 65-66 a card in Dee's waste, 850 mm from the pile, is read unsure as a 2H too. No card
+    # crosses the table in 70 ms: the 2H came from Cal's waste (seed 4's Dee AC, credited to Ben's Nerts
+    # pile by a misread there 60 ms before it appeared on the pile).
+    cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
+    dee_waste = LAYOUT.slots[("Dee", "waste", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AH", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
+        if k < 40:
+            out.append(_unsure(_box(cal_waste.x, cal_waste.y), ABOUT_2H))
+        elif k in (65, 66):
+            out.append(_unsure(_box(dee_waste.x, dee_waste.y), ABOUT_2H))
+        elif k >= 70:
+            shift = max(0, 74 - k) * 15 / 4
+            out = [_part("2H", _box(F0.x + 1, F0.y + 2 + shift))]
+        return out
+
+    events, _ = _film(scene, 160)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)] == [
+        ("Ana", "AH", None),
+        ("Cal", "2H", "waste"),
+    ]
+
+
 def test_an_unsure_reading_of_a_card_lying_still_on_a_pile_makes_no_play() -> None:
     # The AH on the pile is read unsure from frame 30 on, 2H first (a misread), while Ana's 2H still lies
     # in her waste: no 2H left any layout and nothing slid onto the pile, so no play.
