@@ -247,6 +247,14 @@ def main() -> int:
         "does; 0: never)",
     )
     ap.add_argument(
+        "--detector-side",
+        type=int,
+        default=None,
+        metavar="PX",
+        help="the recognizer's detector long side for its first look at a frame (default: half the "
+        "frame's, 640; 960 finds more small cards for about twice the time)",
+    )
+    ap.add_argument(
         "--designs",
         choices=("heldout", "train"),
         default="heldout",
@@ -276,6 +284,7 @@ def main() -> int:
         # As kiosk track reads a video: the game's deck only, the closer look on some frames.
         loaded = loaded.only(game_faces(args.game, {}))
         loaded.closer_every = VIDEO_CLOSER_EVERY if args.closer_every is None else max(0, args.closer_every)
+        loaded.detector_side = args.detector_side
         recognizer = loaded
     if args.game in ("smear", "kierki"):
         return trick_main(args, camera, recognizer)
@@ -317,6 +326,7 @@ def main() -> int:
         f"command: python bench/bench_end_to_end.py --hands {args.hands} --first-seed {args.first_seed} "
         f"--sightings {args.sightings}"
         + (f" --closer-every {args.closer_every}" if args.closer_every is not None else "")
+        + (f" --detector-side {args.detector_side}" if args.detector_side is not None else "")
         + (f" --seconds {args.seconds}" if args.seconds else "")
         + (f" --fps {args.fps:g}" if args.fps != 60.0 else "")
         + (f" --designs {args.designs}" if args.designs != "heldout" else "")

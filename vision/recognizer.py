@@ -168,6 +168,11 @@ class Recognizer:
         index on them (0: none; :mod:`vision.closer_look`)."""
         self.closer_every = 1
         """Take the closer look on one frame in this many; 0: never (:data:`VIDEO_CLOSER_EVERY`)."""
+        self.detector_side: int | None = None
+        """The detector's long side for the first look at a frame; ``None``: half the frame's
+        (:data:`~vision.preprocess.DETECTOR_SCALE`), the scale it was trained for and the one the
+        shipped figures are measured at. A finer look (960 for a 1280×720 frame) finds more of a far
+        table's small cards for about twice the time (``--detector-side`` of the benchmarks)."""
         self._frames = 0
 
     def only(self, faces: Collection[str] | None) -> Recognizer:
@@ -290,9 +295,9 @@ class Recognizer:
         """
         image = np.ascontiguousarray(image_bgr)
         self._frames += 1
-        cards, idx = self._detect(image, None)
+        cards, idx = self._detect(image, self.detector_side)
         found = self._assemble(image, cards, idx)
-        seen, seen_idx, side = cards, idx, None
+        seen, seen_idx, side = cards, idx, self.detector_side
         # Halved again while the cards still look too large (a high-resolution photo of large cards).
         while (side := self.coarse_look(image.shape[:2], seen, seen_idx, side)) is not None:
             seen, seen_idx = self._detect(image, side)

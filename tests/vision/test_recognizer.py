@@ -6,12 +6,14 @@ accuracy figures come from ``bench/bench_recognizer.py`` (see models/MODEL_CARD.
 
 from __future__ import annotations
 
+import copy
 import subprocess
 import sys
 from dataclasses import replace
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from vision.cardart import list_designs, render_back
 from vision.events import BACK, UNKNOWN
@@ -150,6 +152,29 @@ def test_a_table_seen_from_the_kiosks_height_takes_no_coarse_look(recognizer: Re
         cards, idx = recognizer._detect(image, None)
         assert cards
         assert recognizer.coarse_look(image.shape, cards, idx) is None
+
+
+def test_a_finer_first_look_runs_the_detector_at_the_side_asked_for(
+    recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The detector's long side for the first look: half the frame's by default, 960 when asked (a far
+    # table's small cards found better, for about twice the time). A table of such cards takes no other.
+    image = render_scene(740_000, replace(_heldout_config(), card_height=(55.0, 75.0), closeup=0.0)).image
+    fine = copy.copy(recognizer)
+    sides: list[int] = []
+    real = fine.detector.run
+
+    def run(x: NDArray[np.float32]) -> NDArray[np.float32]:
+        sides.append(max(x.shape[2:]))
+        return real(x)
+
+    monkeypatch.setattr(fine.detector, "run", run)
+    fine.closer_every = 0  # as video reads a frame: no closer look at single cards
+    assert fine.recognize(image)
+    fine.detector_side = 960
+    assert fine.recognize(image)
+    assert sides == [640, 960]
+    assert recognizer.detector_side is None
 
 
 def test_a_game_deck_limits_the_faces_named(recognizer: Recognizer) -> None:
