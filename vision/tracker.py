@@ -1909,9 +1909,27 @@ class TableTracker:
             or math.hypot(tr.origin_xy[0] - tr.rest_x, tr.origin_xy[1] - tr.rest_y) < CARD_H_MM
         ):
             return None
+        if self._origin_still_there(tr):
+            # Its track began on another card of its face (Cal's 2C turned onto his waste, its index seen
+            # sliding as Ana's 2C appeared on a pile: seed 1 at 20 fps), which lies there still: whose card
+            # this is, the layouts it vanished from tell.
+            tr.origin = tr.origin_xy = tr.lift_t = tr.lift_hi = tr.left_t = None
+            return self._appeared(tr)
         hi = tr.obs[0].t_ns
         lo = min(hi, tr.left_t + MIN_FLIGHT_NS)
         return self._landed(tr, self._unseen_landing(tr, lo, hi, tr.origin, tr.origin_xy, tr.lift_t))
+
+    def _origin_still_there(self, tr: Track) -> bool:
+        """Whether a card of ``tr``'s face was seen at the place ``tr`` left since ``tr`` left it: a seat
+        holds one card of each face, so that is the card ``tr``'s track began on, and ``tr`` another."""
+        left = tr.left_t if tr.left_t is not None else tr.obs[0].t_ns
+        return any(
+            t is not tr
+            and t.card == tr.card
+            and t.obs[0].t_ns > left
+            and self.place_of(t.last.x, t.last.y, t) == tr.origin
+            for t in self.tracks
+        )
 
     def _slid_in(self, tr: Track) -> Landing | None:
         """A card first seen already at rest in the centre, whose face vanished from no seat's layout (never

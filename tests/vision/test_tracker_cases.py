@@ -959,6 +959,32 @@ def _index_of(card: str, b: Box) -> CardSighting:
     return _part(card, (b[0] + 6, b[1] + 6, b[0] + 18, b[1] + 24))
 
 
+def test_a_card_whose_track_began_on_another_of_its_face_still_lying_there_is_not_from_there() -> None:
+    # Seed 1 at 20 fps (the kiosk's table): Ana's 2C vanishes from her waste under her hand (frame 24).
+    # Cal's 2C lies in his waste; his hand slides it a little (its index seen, frames 31-33) just before
+    # Ana's 2C shows at rest on the pile (frame 35, on her AC): the pile's card was followed from Cal's
+    # waste and credited to him. But his 2C lies in his waste still (from frame 36): the card on the pile
+    # is Ana's.
+    cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = [_whole("AC", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
+        if k < 24:
+            out.append(_whole("2C", _box(ANA_WASTE.x, ANA_WASTE.y)))
+        if k <= 30:
+            out.append(_whole("2C", _box(cal_waste.x, cal_waste.y)))
+        elif k <= 33:
+            out.append(_index_of("2C", _box(cal_waste.x + 8 * (k - 30), cal_waste.y + 8 * (k - 30))))
+        if k >= 35:
+            out = [_whole("2C", _box(F0.x + 1, F0.y + 2))]
+        if k >= 36:
+            out.append(_whole("2C", _box(cal_waste.x, cal_waste.y)))
+        return out
+
+    events, _ = _film(scene, 130)
+    assert [(e.seat, e.get("card")) for e in _plays(events)] == [("Ana", "AC"), ("Ana", "2C")]
+
+
 @pytest.mark.parametrize("every", [2, 3])
 def test_a_card_named_by_its_index_alone_as_its_landing_is_judged_is_landed_on_time(every: int) -> None:
     # Ana's AH flies from her Nerts pile to a foundation and rests there from frame 40. A recognizer that
