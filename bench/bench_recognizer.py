@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import sys
 import time
@@ -31,7 +32,7 @@ import cv2  # noqa: E402
 from vision.cardart import list_designs  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
 from vision.training.evaluate import Tally, score_scene  # noqa: E402
-from vision.training.scenes import SceneConfig, render_scene  # noqa: E402
+from vision.training.scenes import SceneConfig, motion_blur, render_scene  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,6 +69,24 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="close-ups only: one card filling 0.5-1.25 of the frame's height (a phone photo)",
     )
+    p.add_argument(
+        "--detector-side",
+        type=int,
+        default=None,
+        metavar="PX",
+        help="the detector's long side for the first look (default: half the frame's; 960: a finer look)",
+    )
+    p.add_argument(
+        "--motion-blur",
+        type=int,
+        default=0,
+        metavar="PX",
+        help="smear each scene along a line this long, at an angle drawn per scene (a card moving during "
+        "the exposure; default 0: none)",
+    )
+    p.add_argument(
+        "--no-closer-look", action="store_true", help="no closer look at small cards, as video reads"
+    )
     args = p.parse_args(argv)
     designs = [d for d in list_designs(split="heldout") if not args.procedural_only or d.kind == "procedural"]
     cfg = SceneConfig(
@@ -83,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, perspective=args.perspective)
     cv2.setNumThreads(1)  # one core: OpenCV's resizes must not borrow a second one
     rec = Recognizer.load(args.model, threads=1)
+    rec.detector_side = args.detector_side
+    if args.no_closer_look:
+        rec.closer_every = 0
     folder = rec.model_dir
     assert folder is not None
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -94,8 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     rec.recognize(render_scene(args.seed - 1, cfg).image)  # warm-up
     for k in range(args.scenes):
         scene = render_scene(args.seed + k, cfg)
+        image = scene.image
+        if args.motion_blur:
+            image = motion_blur(image, args.motion_blur, random.Random(args.seed + k).uniform(0, 180))
         t0, c0 = time.perf_counter(), time.process_time()
-        preds = rec.recognize(scene.image)
+        preds = rec.recognize(image)
         times.append((time.perf_counter() - t0) * 1000)
         cpu_times.append((time.process_time() - c0) * 1000)
         t = score_scene(scene, preds)
@@ -111,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
         "set": "hard" if args.hard else "close-ups" if args.closeups else "standard",
         "card_height": list(cfg.card_height),
         "perspective": cfg.perspective,
+        "detector_side": args.detector_side,
+        "motion_blur_px": args.motion_blur,
+        "closer_look": rec.closer_every > 0,
         "command": "python bench/bench_recognizer.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "scenes": args.scenes,
         "frame": f"{args.width}x{args.height}",
