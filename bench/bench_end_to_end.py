@@ -36,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
+from bench_options import add_detector_side  # noqa: E402
 
 from kiosk.games.referee import TableEvent  # noqa: E402
 from vision.calibration import Calibration, calibrate  # noqa: E402
@@ -246,14 +247,7 @@ def main() -> int:
         help="the recognizer's closer look at small cards on one frame in N (default: as kiosk track "
         "does; 0: never)",
     )
-    ap.add_argument(
-        "--detector-side",
-        type=int,
-        default=None,
-        metavar="PX",
-        help="the recognizer's detector long side for its first look at a frame (default: half the "
-        "frame's, 640; 960 finds more small cards for about twice the time)",
-    )
+    add_detector_side(ap)
     ap.add_argument(
         "--designs",
         choices=("heldout", "train"),

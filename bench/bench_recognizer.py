@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
+from bench_options import add_detector_side  # noqa: E402
 
 from vision.cardart import list_designs  # noqa: E402
 from vision.recognizer import Recognizer  # noqa: E402
@@ -69,13 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="close-ups only: one card filling 0.5-1.25 of the frame's height (a phone photo)",
     )
-    p.add_argument(
-        "--detector-side",
-        type=int,
-        default=None,
-        metavar="PX",
-        help="the detector's long side for the first look (default: half the frame's; 960: a finer look)",
-    )
+    add_detector_side(p)
     p.add_argument(
         "--motion-blur",
         type=int,

@@ -50,6 +50,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench_options import add_detector_side  # noqa: E402
+
 from kiosk.games.referee import LogHeader, TableEvent  # noqa: E402
 from kiosk.replay import replay_events  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
@@ -350,14 +352,7 @@ def main() -> int:
         default=60.0,
         help="the camera's frame rate (default 60, the benchmark's; the kiosk's simulated table films at 20)",
     )
-    ap.add_argument(
-        "--detector-side",
-        type=int,
-        default=None,
-        metavar="PX",
-        help="the recognizer's detector long side for its first look at a frame (default: half the "
-        "frame's, 640; 960 finds more small cards for about twice the time); cached apart",
-    )
+    add_detector_side(ap)
     args = ap.parse_args()
     global CAMERA, DETECTOR_SIDE
     CAMERA = replace(CAMERA, fps=args.fps)
