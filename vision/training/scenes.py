@@ -153,6 +153,11 @@ class SceneConfig:
     amodal_under_hands: float = 0.0
     """A card whose centre a hand hides gets a centre target when at least this share of it shows
     (0: never; a centre hidden by another card never does, those are read from their indices)."""
+    card_motion: float = 0.0
+    """Share of cards drawn moving: each smeared along a line of :data:`CARD_MOTION_PX` pixels in a
+    direction of its own, as a card carried across the table is during the camera's exposure (its
+    labels stay where the smear is centred). 0: none, as the shipped models were trained; the whole
+    frame's motion blur (one scene in seven) is drawn either way."""
     typefaces: bool = False
     """Let the randomised designs print in the typefaces installed on the machine
     (:mod:`vision.cardart.typefaces`) as well as the Hershey fonts. Off by default: the shipped
@@ -306,13 +311,27 @@ def _bend(rng: random.Random, card: Image) -> Image:
     return np.asarray(out, dtype=np.uint8)
 
 
+CARD_MOTION_PX = (2, 10)
+"""How far a moving card (:attr:`SceneConfig.card_motion`) travels during the exposure, pixels: a card
+carried at 0.5-2.5 m/s under a camera seeing 1 px a millimetre, for 4 ms."""
+
+
 def _composite(
-    img: Image, label: NDArray[np.int16], card: Image, quad: Quad, ident: int, rng: random.Random
+    img: Image,
+    label: NDArray[np.int16],
+    card: Image,
+    quad: Quad,
+    ident: int,
+    rng: random.Random,
+    motion: tuple[int, float] | None = None,
 ) -> None:
+    """Draws ``card`` (BGRA) onto ``img`` at ``quad`` with a soft shadow, marking its pixels ``ident`` in
+    ``label``; ``motion`` (pixels, degrees) smears it as a card moving during the exposure."""
     h, w = img.shape[:2]
     ch, cw = card.shape[:2]
-    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 3
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
+    margin = 3 + (motion[0] if motion is not None else 0)  # room for the shadow, and the smear
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - margin
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + margin
     x0c, y0c, x1c, y1c = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1c <= x0c or y1c <= y0c:
         return
@@ -323,6 +342,8 @@ def _composite(
     warped = cv2.warpPerspective(
         card, hm, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0)
     )
+    if motion is not None:
+        warped = _smeared(np.asarray(warped, dtype=np.uint8), *motion)
     a = warped[..., 3].astype(np.float32) / 255.0
     roi = img[y0c:y1c, x0c:x1c].astype(np.float32)
     # A soft drop shadow under the card, offset away from the light.
@@ -333,6 +354,32 @@ def _composite(
     img[y0c:y1c, x0c:x1c] = np.clip(roi, 0, 255).astype(np.uint8)
     lab = label[y0c:y1c, x0c:x1c]
     lab[a > 0.5] = ident
+
+
+def _smeared(bgra: Image, length: int, angle_deg: float) -> Image:
+    """A BGRA card image smeared as :func:`motion_blur` smears a frame, its colour weighted by its
+    coverage so that the table's colour does not bleed into the card's edges.
+
+    >>> card = np.zeros((12, 12, 4), np.uint8); card[3:9, 3:9] = (200, 100, 50, 255)
+    >>> out = _smeared(card, 5, 0.0)
+    >>> int((out[..., 3] > 0).sum()) > 36, out[6, 6].tolist()
+    (True, [200, 100, 50, 255])
+    """
+    pad = length
+    a = cv2.copyMakeBorder(bgra, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(0, 0, 0, 0))
+    alpha = a[..., 3:].astype(np.float32) / 255.0
+    pre = a[..., :3].astype(np.float32) * alpha
+    kern: Any = np.zeros((length, length), np.float32)
+    kern[length // 2, :] = 1.0 / length
+    m = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle_deg, 1.0)
+    kern = cv2.warpAffine(kern, m, (length, length))
+    kern = kern / max(float(kern.sum()), 1e-6)
+    pre_b = cv2.filter2D(pre, -1, kern)
+    alpha_b = cv2.filter2D(alpha, -1, kern)[..., None]
+    colour = pre_b / np.maximum(alpha_b, 1e-6)
+    out = np.concatenate([colour, alpha_b * 255.0], axis=2)
+    h, w = bgra.shape[:2]
+    return np.asarray(np.clip(out[pad : pad + h, pad : pad + w] + 0.5, 0, 255), dtype=np.uint8)
 
 
 def _poly_visible(label: NDArray[np.int16], quad: Quad, ident: int) -> float:
@@ -468,7 +515,11 @@ def render_scene(seed: int, cfg: SceneConfig | None = None) -> Scene:
         card = _card_image(p.design, p.token, _bucket(float(side)))
         if rng.random() < 0.3:
             card = _bend(rng, card)
-        _composite(img, label, card, quad, ident, rng)
+        motion = None
+        # Drawn only when asked for, so that scenes without moving cards stay as they were.
+        if cfg.card_motion > 0 and rng.random() < cfg.card_motion:
+            motion = (rng.randint(*CARD_MOTION_PX), rng.uniform(0.0, 180.0))
+        _composite(img, label, card, quad, ident, rng, motion)
         cl = CardLabel(p.token, quad, p.design.name)
         if p.token != "BACK":
             ch_, cw_ = card.shape[:2]

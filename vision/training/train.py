@@ -90,6 +90,7 @@ class TrainConfig:
             "loose_crops": self.scene.loose_crops,
             "hands_on_cards": self.scene.hands_on_cards,
             "amodal_under_hands": self.scene.amodal_under_hands,
+            "card_motion": self.scene.card_motion,
             "typefaces": self.scene.typefaces,
         }
         return d
@@ -369,6 +370,14 @@ def main(argv: list[str] | None = None) -> int:
         help="share of classifier crops cut as loosely as the detector places small indices (default 0)",
     )
     p.add_argument(
+        "--card-motion",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share of cards drawn moving, each smeared 2-10 px along its own direction as by the camera's "
+        "exposure (default 0)",
+    )
+    p.add_argument(
         "--typefaces",
         action="store_true",
         help="randomised designs also print in the installed typefaces (install_decks installs them)",
@@ -378,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--loose-crops needs a share between 0 and 1")
     if args.classifier_only and args.detector_only:
         p.error("--classifier-only and --detector-only leave nothing to train together")
-    for name in ("hands", "hands_on_cards", "amodal_under_hands"):
+    for name in ("hands", "hands_on_cards", "amodal_under_hands", "card_motion"):
         value = getattr(args, name)
         if value is not None and not 0.0 <= value <= 1.0:
             p.error(f"--{name.replace('_', '-')} needs a share between 0 and 1")
@@ -414,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg.scene = replace(cfg.scene, hands_on_cards=args.hands_on_cards)
     if args.amodal_under_hands:
         cfg.scene = replace(cfg.scene, amodal_under_hands=args.amodal_under_hands)
+    if args.card_motion:
+        cfg.scene = replace(cfg.scene, card_motion=args.card_motion)
     train(cfg, args.work, args.out, init=args.init)
     return 0
 
