@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -2975,29 +2975,32 @@ class NertsTracker:
         when it was last seen there at rest, for a card since seen moving (its flight may have been
         followed onto a pile, past its landing)."""
         return {
-            tr.place[0]: (
+            seat: (
                 tr.last.t_ns if tr.resting or not left else min(tr.last.t_ns, tr.last_away_t or tr.last.t_ns)
             )
-            for tr in self.table.tracks
-            if tr.card == card
-            and tr.place is not None
-            and tr.place[0] is not None
-            and before_ns - within_ns < tr.last.t_ns < before_ns
+            for seat, tr in self._in_layouts(card, before_ns, within_ns)
         }
 
     def _seen_leaving(self, card: str, before_ns: int, within_ns: int) -> set[str]:
         """The seats in whose layout a card of face ``card`` was last seen moving off its rest, within
         ``within_ns`` before ``before_ns``."""
         return {
-            tr.place[0]
-            for tr in self.table.tracks
-            if tr.card == card
-            and not tr.resting
-            and tr.left_t is not None
-            and tr.place is not None
-            and tr.place[0] is not None
-            and before_ns - within_ns < tr.last.t_ns < before_ns
+            seat
+            for seat, tr in self._in_layouts(card, before_ns, within_ns)
+            if not tr.resting and tr.left_t is not None
         }
+
+    def _in_layouts(self, card: str, before_ns: int, within_ns: int) -> Iterator[tuple[str, Track]]:
+        """The tracks of face ``card`` placed in a seat's layout and last seen within ``within_ns``
+        before ``before_ns``, with their seat."""
+        for tr in self.table.tracks:
+            if (
+                tr.card == card
+                and tr.place is not None
+                and tr.place[0] is not None
+                and before_ns - within_ns < tr.last.t_ns < before_ns
+            ):
+                yield tr.place[0], tr
 
     def _unseen_plays(self, pile: _Pile, landing: Landing) -> None:
         """Queues the plays onto ``pile`` that a card seen landing on it proves went unseen: a 5♦

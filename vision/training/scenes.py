@@ -369,11 +369,7 @@ def _smeared(bgra: Image, length: int, angle_deg: float) -> Image:
     a = cv2.copyMakeBorder(bgra, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(0, 0, 0, 0))
     alpha = a[..., 3:].astype(np.float32) / 255.0
     pre = a[..., :3].astype(np.float32) * alpha
-    kern: Any = np.zeros((length, length), np.float32)
-    kern[length // 2, :] = 1.0 / length
-    m = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle_deg, 1.0)
-    kern = cv2.warpAffine(kern, m, (length, length))
-    kern = kern / max(float(kern.sum()), 1e-6)
+    kern = _line_kernel(length, angle_deg)
     pre_b = cv2.filter2D(pre, -1, kern)
     alpha_b = cv2.filter2D(alpha, -1, kern)[..., None]
     colour = pre_b / np.maximum(alpha_b, 1e-6)
@@ -451,11 +447,17 @@ def motion_blur(image: NDArray[np.uint8], length: int, angle_deg: float) -> NDAr
     >>> int((out[..., 0] > 0).sum()) > 1, int(out[..., 0].sum()) <= 255
     (True, True)
     """
+    return np.asarray(cv2.filter2D(image, -1, _line_kernel(length, angle_deg)), dtype=np.uint8)
+
+
+def _line_kernel(length: int, angle_deg: float) -> NDArray[np.float32]:
+    """A ``length``×``length`` filter that averages along a line at ``angle_deg`` (sums to 1)."""
     kern: Any = np.zeros((length, length), np.float32)
     kern[length // 2, :] = 1.0 / length
     m = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle_deg, 1.0)
     kern = cv2.warpAffine(kern, m, (length, length))
-    return np.asarray(cv2.filter2D(image, -1, kern / max(kern.sum(), 1e-6)), dtype=np.uint8)
+    out: NDArray[np.float32] = kern / max(kern.sum(), 1e-6)
+    return out
 
 
 def _pick_design(rng: random.Random, cfg: SceneConfig, designs: list[CardDesign]) -> CardDesign:
