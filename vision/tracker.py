@@ -177,6 +177,9 @@ MOVE_CREEP_NS = 80_000_000
 """The same for a card moved within a seat's layout: a short, slow slide onto a work pile spends its last
 70 ms or so within the rest tolerance (51, 63 and 69 ms after their first sighting at rest, for three moves
 of held-out simulated hands)."""
+LIFT_CREEP_NS = 100_000_000
+"""How long a card starting to move may stay within the rest tolerance before its first sighting off its
+rest (a start is slow: its first frames of motion move it less than the rest noise)."""
 BURIED_NS = 300_000_000
 """A card that has lain this long on the place a card of another face was last seen resting in buries it
 (:meth:`TableTracker._buried`); one that came to rest there more recently may have been revealed by its
@@ -1342,6 +1345,13 @@ class TableTracker:
             later = o
             for o2 in reversed(tr.obs[:-1]):
                 if later.frame - o2.frame > 2:
+                    break
+                if o.t_ns - o2.t_ns > LIFT_CREEP_NS:
+                    # Sightings a little off its rest for longer than a start takes are its box read a
+                    # few pixels larger (a hand or a card leaving its edge), not motion: it lay there
+                    # still when last seen (seed 2 at 20 fps: Ana's 2D's lift put 540 ms early, and her
+                    # seat ruled "two cards in flight").
+                    tr.lift_t, tr.lift_hi = tr.obs[-2].t_ns, o.t_ns
                     break
                 if math.hypot(*robust_shift(tr.rest_box, o2.box)) <= self.rest_px:
                     tr.lift_t, tr.lift_hi = o2.t_ns, later.t_ns
@@ -2844,6 +2854,12 @@ class NertsTracker:
                     # too the pile's top card itself, played a second or more before (a race twin lands
                     # within a moment of it): seen again, its box shifting as a hand or a card covers a side.
                     return None
+            if pile is None and _rank(landing.card) != 1 and self._index_by_own_layout(landing):
+                # Only an Ace starts a pile. Seen by its corner index alone, up to half a card's diagonal off
+                # its centre, beside the layout it came from: the card went into that layout, not onto the
+                # foundations (the kiosk's table, seed 1: Cal's 7S slid under his work pile 4, its index
+                # showing over the centre's edge, was refused as "cannot start a foundation").
+                return None
             if pile is None:
                 self._piles_made += 1
                 rough = self._rests_by_index(landing)
@@ -2890,6 +2906,8 @@ class NertsTracker:
             data.update(self._lift_fields(landing, t))
             return TableEvent("foundation_play", t, landing.err_ns, seat, data)
         # Landed in a seat's layout: a work-pile move if it went onto a work pile from elsewhere.
+        if self._taken_back(landing, seat_here):
+            return None
         if landing.origin is None or landing.origin[0] != seat_here:
             return None
         dest = self.table.place_of(landing.x, landing.y, Track(0, landing.card))
@@ -2906,6 +2924,115 @@ class NertsTracker:
         data = {"card": landing.card, "from": src, "to": to}
         data.update(self._lift_fields(landing, t))
         return TableEvent("move", t, landing.err_ns, seat_here, data)
+
+    def _taken_back(self, landing: Landing, seat: str) -> bool:
+        """Whether ``landing`` is a card of ``seat`` taken back from a foundation pile after losing a race
+        there (§6.1) while the card that won stays, and if so credits the winner. The camera can see one
+        card land where two did, 45 ms apart, and follow the loser's flight onto the pile (seed 1 at 20
+        fps: Ana's 4S from her Nerts pile and Dee's from his work pile; Dee's went back, and his later play
+        of it was refused as "already on a foundation"). A seat holds one card of each face: its card
+        back where the play came from, under a second since, while the pile still shows the face, is the
+        play taken back. The play, still held back, becomes the winner's: the one other seat whose card
+        of that face left its layout just before, else no seat's (an ``unseen_play``)."""
+        if landing.origin is not None and landing.origin[0] is not None:
+            return False
+        tr = next((t for t in self.table.tracks if t.tid == landing.track), None)
+        if tr is None:
+            return False
+        src = self._source_name(self.table.place_of(landing.x, landing.y, tr))
+        since = tr.obs[0].t_ns
+        for k, e in enumerate(self._pending):
+            t_play = e.t_ns + self.t0_ns
+            if (
+                e.type != "foundation_play"
+                or e.seat != seat
+                or e.get("card") != landing.card
+                or e.get("from") != src
+                or not 0 < since - t_play < TAKEN_BACK_NS
+            ):
+                continue
+            pile = next((p for p in self.piles if p.pid == e.get("pile")), None)
+            if pile is None or not pile.cards or pile.cards[-1] != (landing.card, seat):
+                continue
+            if len(pile.cards) > 1 and pile.cards[-2][0] == landing.card:
+                # Both cards of the race were seen landing: the referee rules on them, and this is the
+                # loser going back.
+                continue
+            # Still seen on the pile (by where it lies: a track's place is stale when it came to rest there
+            # before its landing made the pile).
+            if not any(
+                t is not tr
+                and t.card == landing.card
+                and t.last.t_ns > since
+                and self._pile_at(t.last.x, t.last.y) is pile
+                for t in self.table.tracks
+            ):
+                continue
+            before = t_play + e.err_ns
+            data: dict[str, Any] = {"card": landing.card, "pile": pile.pid}
+            winner, lo, where = self._race_winner(landing.card, seat, pile, t_play, before)
+            lo = min(lo, t_play - e.err_ns)
+            if where is not None:
+                data["from"] = where
+            t = (lo + before) // 2
+            err = (before - lo + 1) // 2
+            won_play = (
+                TableEvent("foundation_play", t - self.t0_ns, err, winner, data)
+                if winner
+                else TableEvent("unseen_play", t - self.t0_ns, err, None, data)
+            )
+            pile.cards[-1] = (landing.card, winner)
+            self._where[id(won_play)] = self._where.pop(id(e))
+            self._pending[k] = won_play
+            return True
+        return False
+
+    def _race_winner(
+        self, card: str, loser: str, pile: _Pile, t_play: int, before: int
+    ) -> tuple[str, int, str | None]:
+        """Whose card of face ``card`` won the race onto ``pile`` that ``loser``'s card lost (its play logged
+        at ``t_play``, landed by ``before``), the earliest it can have landed, and where it came from: a
+        landing of that face onto the pile from another seat's layout, taken for a second sighting of the
+        pile's top (seed 4's Dee 4S, seen only at rest), else the one other seat whose card of that face
+        left its layout shortly before. ``""`` for no seat (the earliest then the play's own)."""
+        landed: dict[str, Landing] = {
+            lg.origin[0]: lg
+            for lg, event in self.landings
+            if event is None
+            and lg.card == card
+            and lg.origin is not None
+            and lg.origin[0] is not None
+            and lg.origin[0] != loser
+            and abs(lg.t_ns - t_play) < TAKEN_BACK_NS
+            and self._pile_at(lg.x, lg.y) is pile
+        }
+        if len(landed) == 1:
+            ((seat, lg),) = landed.items()
+            return seat, min(lg.t_ns - lg.err_ns, before), self._source_name(lg.origin)
+        left = self._last_in_layouts(card, before, RACE_LEFT_NS, left=True)
+        left.pop(loser, None)
+        if len(left) > 1:
+            gone = self._seen_leaving(card, before, RACE_LEFT_NS)
+            left = {s: t for s, t in left.items() if s in gone}
+        if len(left) != 1:
+            return "", t_play, None
+        ((seat, t_left),) = left.items()
+        won = next(t for s, t in self._in_layouts(card, before, RACE_LEFT_NS) if s == seat)
+        return seat, min(t_left + MIN_FLIGHT_NS, before), self._source_name(won.place)
+
+    def _index_by_own_layout(self, landing: Landing) -> bool:
+        """Whether ``landing``'s card rests seen by its corner index alone, within half a card's diagonal of
+        the layout of the seat it came from (the card's centre may lie there)."""
+        if landing.origin is None or landing.origin[0] is None or not self._rests_by_index(landing):
+            return False
+        return any(
+            self.layout.seat_of_point(
+                landing.x + INDEX_OFF_MM * math.cos(k * math.pi / 4),
+                landing.y + INDEX_OFF_MM * math.sin(k * math.pi / 4),
+            )
+            == landing.origin[0]
+            for k in range(8)
+        )
 
     def _new_face_for(self, pile: _Pile | None, card: str) -> bool:
         """Whether ``card`` may follow ``pile`` (a play or two under it unseen) and no pile holds its face."""
@@ -3180,6 +3307,12 @@ this long before the card seen landing on the pile."""
 VANISHED_SEAT_NS = 1_000_000_000
 """A foundation play whose origin went unseen is credited to the seat from whose layout a card of its
 face vanished within this long before it landed, when only one seat's did."""
+TAKEN_BACK_NS = 1_000_000_000
+RACE_LEFT_NS = 2_000_000_000
+"""The card that won a race (:meth:`NertsTracker._taken_back`) left its seat's layout at most this long
+before it landed."""
+"""A card flying back into its seat's layout this soon after that seat's play of its face landed on a pile
+may be that card taken back after losing a race (:meth:`NertsTracker._taken_back`)."""
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 

@@ -142,6 +142,27 @@ def test_a_lift_is_timed_between_the_last_sighting_at_rest_and_the_first_off_it(
     assert lift - err - period <= t_lift <= lift + err + 1
 
 
+def test_a_card_read_a_little_larger_at_rest_for_a_while_is_not_lifted_then() -> None:
+    # Seed 2 at 20 fps: Ana's 2D lay in her waste, read by boxes a few pixels larger for half a second (the
+    # card over it lifted off, a hand at its edge), then left for a pile. Its lift was put where the larger
+    # boxes began, 540 ms early, before the landing of the card she had just played, and the referee ruled
+    # "two cards in flight". Seen still all that while, it left after it was last seen there.
+    t_lift, t_land = 1_100_000_000, 1_400_000_000
+    tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+    events: list[TableEvent] = []
+    for k in range(2_500_000_000 // 50_000_000):
+        t = k * 50_000_000
+        x, y = _flight((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), t_lift, t_land, t)
+        box = _box(x, y)
+        if 600_000_000 <= t <= t_lift:
+            box = (box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3)
+        events += tracker.feed(Frame(None, t, k), [_part("2D", box)])
+    events += tracker.flush()
+    (play,) = _plays(events)
+    lift, err = float(play.get("t_lift")) * 1e9, float(play.get("err_lift") or 0) * 1e9
+    assert abs(lift - t_lift) <= err + 50_000_000, ((lift - t_lift) / 1e6, err / 1e6)
+
+
 def _ana_4h(t: int, pile: tuple[float, float], covered_at: int) -> list[CardSighting]:
     """Ana's 4H, which starts the pile of the 5H races below: flown from her Nerts pile over the first
     ten frames, then at rest on ``pile`` until a 5H covers it at ``covered_at``."""
@@ -2783,3 +2804,78 @@ def test_a_move_whose_corner_index_is_seen_moving_did_not_land_before_that() -> 
 
     events, _ = _film(scene, 130)
     _one_move_landing_within_err(events, ("Ana", "7C", "work3", "work4"), 54 * PERIOD)
+
+
+def _race_lost_unseen(k: int, t: int, *, both_seen: bool) -> list[CardSighting]:
+    """Ana plays her AS to F0 (frames 0-10); her 2S, then on her Nerts pile, and Dee's 2S, on his work
+    pile 1, race for it. Ana's leaves at frame 40 and lands at frame 58 hidden by hands (``both_seen``:
+    in sight); Dee's, in sight, lands on it at frame 61, lies there and goes back to his work pile
+    (frames 70-86), seen only in the last frames of the way back. Ana's new Nerts top is the 9H."""
+    dee_work = LAYOUT.slots[("Dee", "work", 1)].card_pose(0)
+    ana_rest, dee_rest = (F0.x - 2, F0.y + 3), (F0.x + 1, F0.y + 2)
+    out = [_whole("AS", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
+    if k >= 12:
+        out.append(_whole("2S" if k < 40 else "9H", _box(ANA_NERTS.x, ANA_NERTS.y)))
+    if both_seen and 40 < k < 70:
+        out.append(
+            _whole("2S", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), ana_rest, 40 * PERIOD, 58 * PERIOD, t)))
+        )
+    elif k >= 70:
+        out.append(_whole("2S", _box(*ana_rest)))
+    if k < 44:
+        out.append(_whole("2S", _box(dee_work.x, dee_work.y)))
+    elif k < 70:
+        out.append(
+            _whole("2S", _box(*_flight((dee_work.x, dee_work.y), dee_rest, 44 * PERIOD, 61 * PERIOD, t)))
+        )
+    elif k >= 82:
+        out.append(
+            _whole("2S", _box(*_flight(dee_rest, (dee_work.x, dee_work.y), 70 * PERIOD, 86 * PERIOD, t)))
+        )
+    return out
+
+
+def test_a_race_loser_seen_going_back_gives_the_play_to_the_card_that_stays() -> None:
+    # Seed 1 at 20 fps (the kiosk's table): the camera saw only Dee's 4S land on the pile, 45 ms after
+    # Ana's, and credited the play to him. His card went back to his work pile, hers stayed; his later
+    # play of it was refused as "already on a foundation". Back where it came from while the pile still
+    # shows its face, his card is the one taken back: the play is Ana's, from her Nerts pile, timed
+    # between her card leaving and his landing.
+    events, _ = _film(lambda k, t: _race_lost_unseen(k, t, both_seen=False), 160)
+    plays = _plays(events)
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AS"), ("Ana", "2S")]
+    two = plays[-1]
+    assert two.get("from") == "nerts"
+    assert abs(two.t_ns - 58 * PERIOD) <= two.err_ns, ((two.t_ns - 58 * PERIOD) / 1e6, two.err_ns / 1e6)
+    referee = referee_for(LogHeader("nerts", tuple(SEATS), {}))
+    for e in [TableEvent("hand_start", 0, 0, None, {}), *events]:
+        referee.feed(e)
+    assert referee.report().infractions == []
+
+
+def test_a_race_seen_whole_keeps_both_plays_when_the_loser_goes_back() -> None:
+    # The same race with both cards seen landing: both plays are logged, and the referee rules the race.
+    events, _ = _film(lambda k, t: _race_lost_unseen(k, t, both_seen=True), 160)
+    plays = [(e.seat, e.get("card")) for e in _plays(events)]
+    assert plays == [("Ana", "AS"), ("Ana", "2S"), ("Dee", "2S")]
+
+
+def test_a_card_seen_by_its_index_alone_over_the_centres_edge_beside_its_layout_starts_no_pile() -> None:
+    # The kiosk's table (seed 1, 20 fps): Cal's 7S slid from his waste under his work pile 4, whose top
+    # end reaches toward the centre; only its corner index showed, just over the centre's edge. Taken for
+    # a card landing in the centre, it started a pile, and the referee refused it: "only an Ace can". Its
+    # centre lies up to half a card's diagonal off its index, in the layout it came from.
+    index_rest = (850.0, 530.0)
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        if k < 10:
+            return [_whole("7S", _box(ANA_WASTE.x, ANA_WASTE.y))]
+        x, y = _flight((ANA_WASTE.x - 20, ANA_WASTE.y - 30), index_rest, 10 * PERIOD, 25 * PERIOD, t)
+        return [_part("7S", (x - 6, y - 9, x + 6, y + 9))]
+
+    events, _ = _film(scene, 120)
+    assert _plays(events) == []
+    referee = referee_for(LogHeader("nerts", tuple(SEATS), {}))
+    for e in [TableEvent("hand_start", 0, 0, None, {}), *events]:
+        referee.feed(e)
+    assert referee.report().infractions == []
