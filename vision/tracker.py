@@ -2386,6 +2386,8 @@ class NertsTracker:
         self._pile_reads: dict[str, deque[tuple[int, tuple[tuple[str, float], ...]]]] = {}
         """Each pile's recent unsure readings (:meth:`_read_as_expected`): time and likeliest faces."""
         self._nerts_tops: dict[str, str] = {}
+        self._back_checked: set[int] = set()
+        """Tracks already looked at by :meth:`_back_unseen`."""
         """The card last reported on top of each seat's Nerts pile (:meth:`_watch_nerts_tops`)."""
         self.table.place_of = self._place_of  # type: ignore[method-assign]
 
@@ -2436,6 +2438,7 @@ class NertsTracker:
             self.landings.append((landing, event))
             if event is not None:
                 self._add(event, landing)
+        self._back_unseen()
         self._watch_nerts_tops(frame.t_ns)
         return self._release(frame.t_ns - self.settings.latency_ns)
 
@@ -2937,24 +2940,46 @@ class NertsTracker:
         if landing.origin is not None and landing.origin[0] is not None:
             return False
         tr = next((t for t in self.table.tracks if t.tid == landing.track), None)
-        if tr is None:
-            return False
-        src = self._source_name(self.table.place_of(landing.x, landing.y, tr))
+        return tr is not None and self._play_taken_back(tr, seat, landing.x, landing.y, named=False)
+
+    def _back_unseen(self) -> None:
+        """The same for a card whose way back went unseen: first seen already at rest where a play of its
+        face by that seat came from (the kiosk's own table, where the camera saw Dee's 4S only once it lay
+        in his work pile again). A card first seen at rest may be one uncovered and misread, so here the
+        winner must be named."""
+        for tr in self.table.tracks:
+            if (
+                tr.tid in self._back_checked
+                or not tr.resting
+                or tr.origin is not None
+                or tr.place is None
+                or tr.place[0] is None
+                or tr.rest_since != tr.obs[0].t_ns
+                or len(tr.obs) < self.settings.rest_count
+            ):
+                continue
+            self._back_checked.add(tr.tid)
+            self._play_taken_back(tr, tr.place[0], tr.rest_x, tr.rest_y, named=True)
+
+    def _play_taken_back(self, tr: Track, seat: str, x: float, y: float, *, named: bool) -> bool:
+        """Whether ``tr``, a card of ``seat`` come to rest at ``(x, y)``, is that seat's play taken back
+        (:meth:`_taken_back`); if so the play becomes the winner's (``named``: only when one is named)."""
+        src = self._source_name(self.table.place_of(x, y, tr))
         since = tr.obs[0].t_ns
         for k, e in enumerate(self._pending):
             t_play = e.t_ns + self.t0_ns
             if (
                 e.type != "foundation_play"
                 or e.seat != seat
-                or e.get("card") != landing.card
+                or e.get("card") != tr.card
                 or e.get("from") != src
                 or not 0 < since - t_play < TAKEN_BACK_NS
             ):
                 continue
             pile = next((p for p in self.piles if p.pid == e.get("pile")), None)
-            if pile is None or not pile.cards or pile.cards[-1] != (landing.card, seat):
+            if pile is None or not pile.cards or pile.cards[-1] != (tr.card, seat):
                 continue
-            if len(pile.cards) > 1 and pile.cards[-2][0] == landing.card:
+            if len(pile.cards) > 1 and pile.cards[-2][0] == tr.card:
                 # Both cards of the race were seen landing: the referee rules on them, and this is the
                 # loser going back.
                 continue
@@ -2962,15 +2987,17 @@ class NertsTracker:
             # before its landing made the pile).
             if not any(
                 t is not tr
-                and t.card == landing.card
+                and t.card == tr.card
                 and t.last.t_ns > since
                 and self._pile_at(t.last.x, t.last.y) is pile
                 for t in self.table.tracks
             ):
                 continue
             before = t_play + e.err_ns
-            data: dict[str, Any] = {"card": landing.card, "pile": pile.pid}
-            winner, lo, where = self._race_winner(landing.card, seat, pile, t_play, before)
+            data: dict[str, Any] = {"card": tr.card, "pile": pile.pid}
+            winner, lo, where = self._race_winner(tr.card, seat, pile, t_play, before)
+            if named and not winner:
+                return False
             lo = min(lo, t_play - e.err_ns)
             if where is not None:
                 data["from"] = where
@@ -2981,7 +3008,7 @@ class NertsTracker:
                 if winner
                 else TableEvent("unseen_play", t - self.t0_ns, err, None, data)
             )
-            pile.cards[-1] = (landing.card, winner)
+            pile.cards[-1] = (tr.card, winner)
             self._where[id(won_play)] = self._where.pop(id(e))
             self._pending[k] = won_play
             return True

@@ -2806,11 +2806,12 @@ def test_a_move_whose_corner_index_is_seen_moving_did_not_land_before_that() -> 
     _one_move_landing_within_err(events, ("Ana", "7C", "work3", "work4"), 54 * PERIOD)
 
 
-def _race_lost_unseen(k: int, t: int, *, both_seen: bool) -> list[CardSighting]:
+def _race_lost_unseen(k: int, t: int, *, both_seen: bool, way_back_seen: bool = True) -> list[CardSighting]:
     """Ana plays her AS to F0 (frames 0-10); her 2S, then on her Nerts pile, and Dee's 2S, on his work
     pile 1, race for it. Ana's leaves at frame 40 and lands at frame 58 hidden by hands (``both_seen``:
     in sight); Dee's, in sight, lands on it at frame 61, lies there and goes back to his work pile
-    (frames 70-86), seen only in the last frames of the way back. Ana's new Nerts top is the 9H."""
+    (frames 70-86), seen only in the last frames of the way back (``way_back_seen``; else only once it
+    lies there). Ana's new Nerts top is the 9H."""
     dee_work = LAYOUT.slots[("Dee", "work", 1)].card_pose(0)
     ana_rest, dee_rest = (F0.x - 2, F0.y + 3), (F0.x + 1, F0.y + 2)
     out = [_whole("AS", _box(*_flight((ANA_NERTS.x, ANA_NERTS.y), (F0.x, F0.y), 0, 10 * PERIOD, t)))]
@@ -2828,20 +2829,21 @@ def _race_lost_unseen(k: int, t: int, *, both_seen: bool) -> list[CardSighting]:
         out.append(
             _whole("2S", _box(*_flight((dee_work.x, dee_work.y), dee_rest, 44 * PERIOD, 61 * PERIOD, t)))
         )
-    elif k >= 82:
+    elif k >= (82 if way_back_seen else 87):
         out.append(
             _whole("2S", _box(*_flight(dee_rest, (dee_work.x, dee_work.y), 70 * PERIOD, 86 * PERIOD, t)))
         )
     return out
 
 
-def test_a_race_loser_seen_going_back_gives_the_play_to_the_card_that_stays() -> None:
+@pytest.mark.parametrize("way_back_seen", [True, False])
+def test_a_race_loser_seen_going_back_gives_the_play_to_the_card_that_stays(way_back_seen: bool) -> None:
     # Seed 1 at 20 fps (the kiosk's table): the camera saw only Dee's 4S land on the pile, 45 ms after
     # Ana's, and credited the play to him. His card went back to his work pile, hers stayed; his later
     # play of it was refused as "already on a foundation". Back where it came from while the pile still
     # shows its face, his card is the one taken back: the play is Ana's, from her Nerts pile, timed
     # between her card leaving and his landing.
-    events, _ = _film(lambda k, t: _race_lost_unseen(k, t, both_seen=False), 160)
+    events, _ = _film(lambda k, t: _race_lost_unseen(k, t, both_seen=False, way_back_seen=way_back_seen), 160)
     plays = _plays(events)
     assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AS"), ("Ana", "2S")]
     two = plays[-1]
