@@ -177,6 +177,9 @@ MOVE_CREEP_NS = 80_000_000
 """The same for a card moved within a seat's layout: a short, slow slide onto a work pile spends its last
 70 ms or so within the rest tolerance (51, 63 and 69 ms after their first sighting at rest, for three moves
 of held-out simulated hands)."""
+JOSTLED_NS = 150_000_000
+"""A card seen still where it rests this long or more before its landing fit had been jostled between
+(:meth:`TableTracker._here_before`)."""
 LIFT_CREEP_NS = 100_000_000
 """How long a card starting to move may stay within the rest tolerance before its first sighting off its
 rest (a start is slow: its first frames of motion move it less than the rest noise)."""
@@ -1265,6 +1268,31 @@ class TableTracker:
                 return t, err, math.hypot(*robust_shift(obs[i + 1].box, tr.last.box)), obs[i + 1].box
         return None
 
+    def _here_before(self, tr: Track, obs: Sequence[Observation]) -> tuple[int, int] | None:
+        """The landing of a track that was seen still where it now rests (two sightings in a row within
+        the rest tolerance of its resting box), after its motion, and then off it for a while before its
+        final rest: from the sightings up to that first stay; else None."""
+        rb = tr.rest_box
+        if rb is None:
+            return None
+        near = [math.hypot(*robust_shift(rb, o.box)) <= 3 * self.rest_px for o in obs]
+        s = self.settings
+        away = tr.last_away_t
+        for i in range(0 if away is not None else 2, len(obs) - 1):
+            if not (near[i] and near[i + 1]) or obs[i + 1].frame - obs[i].frame > 2 or (i and near[i - 1]):
+                continue
+            if all(near[i + 2 :]):
+                return None  # no jolt after it: the ordinary fit times it
+            if i == 0 and away is not None:
+                # Its flight unseen (under the hand): it landed after it left, by the shortest flight, and
+                # before it was first seen here (the kiosk's table: Ben's 8C, timed by a twin's jolt).
+                lo = min(away + MIN_FLIGHT_NS, obs[0].t_ns)
+                return (lo + obs[0].t_ns) // 2, (obs[0].t_ns - lo + 1) // 2
+            return estimate_landing(
+                obs[: i + 2], rest_n=2, fit_points=s.fit_points, window_ns=s.fit_window_ns
+            )
+        return None
+
     def _twin_fit(self, tr: Track, other: Track) -> tuple[int, int] | None:
         """The landing time of a card hidden as it landed under (or beside) a card of its face,
         from its motion until it vanished and the place where the other card rests
@@ -1528,6 +1556,13 @@ class TableTracker:
             # card's final one was a partial view, the card still creeping under the hand: no stop. Nor
             # is one over a card's length from where it rests: a hand holding it still before a throw.)
             t_land, err = stopped[0], stopped[1]
+        here = self._here_before(tr, tr.obs[:-n]) if in_centre else None
+        if here is not None and here[0] < t_land - err and t_land - here[0] > JOSTLED_NS:
+            # Seen still where it rests, then jostled (a race twin landing on it and taken back, a hand
+            # brushing it) and back: it landed when it first lay there (the kiosk's table at 20 fps: Cal's
+            # 8D, timed by its last jolt, 458 ms late). A stay only tens of milliseconds before the fit is
+            # the card's last creep within the rest tolerance, which the fit times better.
+            t_land, err = here
         err = self._box_only_err(tr, n, t_land, err)
         unseen = self._unseen_move(tr, t_land, err)
         if unseen is not None:

@@ -2881,3 +2881,40 @@ def test_a_card_seen_by_its_index_alone_over_the_centres_edge_beside_its_layout_
     for e in [TableEvent("hand_start", 0, 0, None, {}), *events]:
         referee.feed(e)
     assert referee.report().infractions == []
+
+
+KIOSK_CAL_8D: list[list[Box]] = [
+    *[[(602, 191, 671, 281)]] * 7,
+    [],
+    [(664, 223, 736, 324)],
+    [(688, 270, 753, 361), (696, 295, 758, 382)],
+    [(701, 318, 765, 407)],
+    [(697, 327, 767, 421)],
+    [(707, 329, 778, 425)],
+    [(709, 339, 772, 427)],
+    [(705, 335, 777, 427)],
+    [(699, 343, 763, 430), (760, 405, 775, 422)],
+    [],
+    [],
+    [],
+    [(699, 343, 759, 426)],
+    [(711, 342, 771, 426)],
+    *[[(706, 340, 774, 431)]] * 30,
+]
+"""The recognizer's boxes of Cal's 8D, 50 ms apart, on the kiosk's own table (seed 1 at 20 fps, from 24.0 s),
+in table millimetres: lying in his waste, lifted at 0.28 s, landing on a pile at 0.60 s, still for two
+frames, then Ana's 8D landing on it and taken back (a box 12 mm aside, its index, hands over the pile)."""
+
+
+def test_a_card_seen_still_where_it_rests_then_jostled_landed_when_it_first_lay_there() -> None:
+    # Its play was timed by the last jolt, 458 ms late; it landed when it first lay where it rests.
+    events: list[TableEvent] = []
+    # As that camera saw them: about 1.45 mm a pixel.
+    tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.45))
+    for k, boxes in enumerate(KIOSK_CAL_8D):
+        px = [(b[0] / 1.45, b[1] / 1.45, b[2] / 1.45, b[3] / 1.45) for b in boxes]
+        events += tracker.feed(Frame(None, k * 50_000_000, k), [_part("8D", b) for b in px])
+    events += tracker.flush()
+    (play,) = _plays(events)
+    assert (play.seat, play.get("from")) == ("Cal", "waste")
+    assert abs(play.t_ns - 599_000_000) <= 60_000_000, ((play.t_ns - 599_000_000) / 1e6, play.err_ns / 1e6)
