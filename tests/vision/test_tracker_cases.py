@@ -2883,8 +2883,10 @@ def test_a_card_seen_by_its_index_alone_over_the_centres_edge_beside_its_layout_
     assert referee.report().infractions == []
 
 
+_CAL_8D_WASTE: list[Box] = [(602, 191, 671, 281)]
+_CAL_8D_REST: list[Box] = [(706, 340, 774, 431)]
 KIOSK_CAL_8D: list[list[Box]] = [
-    *[[(602, 191, 671, 281)]] * 7,
+    *[_CAL_8D_WASTE] * 7,
     [],
     [(664, 223, 736, 324)],
     [(688, 270, 753, 361), (696, 295, 758, 382)],
@@ -2899,7 +2901,7 @@ KIOSK_CAL_8D: list[list[Box]] = [
     [],
     [(699, 343, 759, 426)],
     [(711, 342, 771, 426)],
-    *[[(706, 340, 774, 431)]] * 30,
+    *[_CAL_8D_REST] * 30,
 ]
 """The recognizer's boxes of Cal's 8D, 50 ms apart, on the kiosk's own table (seed 1 at 20 fps, from 24.0 s),
 in table millimetres: lying in his waste, lifted at 0.28 s, landing on a pile at 0.60 s, still for two
