@@ -26,11 +26,18 @@ again, about 30 ms a frame.
 ``--fps 20`` films the hands at the frame rate of the kiosk's own simulated table (``kiosk run``'s
 default) instead of the benchmark's 60; the cache keeps them apart.
 
+``--sightings kiosk`` reads each hand as ``kiosk run`` reads its simulated table (seed 1 is its default
+first hand): the kiosk's own table (:class:`kiosk.app.simulated_table.SimulatedTable`, 20 fps, its card
+designs and random streams) and its recognizer, every frame, so the figures are those of the hand the
+kiosk shows (cached as ``nerts-kiosk-SEED-SECONDSs.pkl`` and ``.npy``).
+
 Usage::
 
     python bench/diagnose_nerts_tracker.py --hands 5 --first-seed 1 [--cache /tmp/nerts-sightings]
     python bench/diagnose_nerts_tracker.py --sightings recognizer --seconds 20 --hands 4 --first-seed 2 \
         --cache /tmp/nerts-recognized
+    python bench/diagnose_nerts_tracker.py --sightings kiosk --seconds 45 --hands 1 --first-seed 1 \
+        --cache /tmp/nerts-kiosk
 """
 
 from __future__ import annotations
@@ -173,6 +180,52 @@ def recognized_hand(
     return hand
 
 
+def kiosk_hand(seed: int, cache: Path | None, seconds: float | None) -> dict[str, Any]:
+    """As :func:`recognized_hand`, for the hand ``kiosk run`` shows for ``seed``: its own simulated table
+    and recognizer (``--sightings kiosk``); the grey frames kept with it (``"grays"``)."""
+    from kiosk.app.simulated_table import SimulatedTable
+    from vision.recognizer import Recognizer
+
+    cut = "" if seconds is None else f"-{seconds:g}s"
+    path = cache / f"nerts-kiosk-{seed}{cut}.pkl" if cache is not None else None
+    if path is not None and path.exists():
+        with path.open("rb") as f:
+            loaded: dict[str, Any] = pickle.load(f)
+        loaded["grays"] = np.load(path.with_suffix(".npy"), mmap_mode="r")
+        return loaded
+    table = SimulatedTable(seed, recognizer=Recognizer.load_for_video(), pace=1e9)
+    table.open()
+    end = table.sim.scene.end_ns if seconds is None else int(seconds * 1e9)
+    cal = None
+    frames, exact, grays = [], [], []
+    while (read := table.read()) is not None and read.t_ns <= end:
+        if cal is None:
+            cal = calibrate(read.image)
+        timing = table._timings[read.index]
+        frame = Frame(None, read.t_ns, read.index, read.row_time_ns, read.exposure_ns)
+        frames.append((frame, table._sightings(read)))
+        exact.append(table.sim.scene.ground_truth_sightings(table.renderer, timing))
+        grays.append(cv2.cvtColor(read.image, cv2.COLOR_BGR2GRAY))
+        _progress(seed, "filmed and recognized as the kiosk does", timing, end)
+    header, truth = ground_truth_log(table.sim)
+    hand = {
+        "layout": table.sim.layout,
+        "cal": cal,
+        "frames": frames,
+        "exact": exact,
+        "header": header,
+        "truth": truth,
+        "end_ns": end,
+    }
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            pickle.dump(hand, f)
+        np.save(path.with_suffix(".npy"), np.stack(grays))
+    hand["grays"] = grays
+    return hand
+
+
 def _progress(seed: int, what: str, timing: Any, end_ns: int) -> None:
     """A line on stderr every 300 frames (five seconds of video): rendering a hand takes minutes."""
     if timing.index % 300 == 0:
@@ -221,7 +274,10 @@ def diagnose(
     seconds: float | None = None,
     model: Path | None = None,
 ) -> tuple[int, int, int, bool, list[float], int, int, int]:
-    d = exact_hand(seed, cache) if mode == "truth" else recognized_hand(seed, cache, seconds, model)
+    if mode == "kiosk":
+        d = kiosk_hand(seed, cache, seconds)
+    else:
+        d = exact_hand(seed, cache) if mode == "truth" else recognized_hand(seed, cache, seconds, model)
     rng = random.Random(seed + 2)
     tracker = NertsTracker(d["layout"], d["cal"])
     events: list[TableEvent] = []
@@ -331,10 +387,10 @@ def main() -> int:
     ap.add_argument("--cache", type=Path, default=None, help="folder to keep each hand's sightings in")
     ap.add_argument(
         "--sightings",
-        choices=("truth", "recognizer"),
+        choices=("truth", "recognizer", "kiosk"),
         default="truth",
-        help="the simulator's exact sightings with the benchmark's faults (default), or the recognizer's "
-        "read from the rendered frames",
+        help="the simulator's exact sightings with the benchmark's faults (default), the recognizer's "
+        "read from the rendered frames, or the hand kiosk run shows, read as it reads it",
     )
     ap.add_argument("--seconds", type=float, default=None, help="cut each hand after this many seconds")
     ap.add_argument(
@@ -363,6 +419,10 @@ def main() -> int:
         ap.error("--model reads the frames with another recognizer (use it with --sightings recognizer)")
     if args.seconds is not None and args.sightings == "truth":
         ap.error("--seconds cuts only hands read by the recognizer (use it with --sightings recognizer)")
+    if args.sightings == "kiosk" and (
+        args.model is not None or args.detector_side is not None or args.fps != 60.0
+    ):
+        ap.error("--sightings kiosk reads the hands as kiosk run does: its own model, detector and 20 fps")
     plays = right = false = equal = covered = agree = decidable = 0
     errs: list[float] = []
     for seed in range(args.first_seed, args.first_seed + args.hands):
