@@ -121,6 +121,21 @@ def exact_hand(seed: int, cache: Path | None) -> dict[str, Any]:
     return hand
 
 
+def _filmed(sim: Any, cal: Any, frames: list[Any], exact: list[Any], end: int) -> dict[str, Any]:
+    """A filmed hand as the cache keeps it: layout, calibration, frames with their sightings, the exact
+    sightings of the same frames, the whole ground truth and the last frame's time."""
+    header, truth = ground_truth_log(sim)
+    return {
+        "layout": sim.layout,
+        "cal": cal,
+        "frames": frames,
+        "exact": exact,
+        "header": header,
+        "truth": truth,
+        "end_ns": end,
+    }
+
+
 def recognized_hand(
     seed: int, cache: Path | None, seconds: float | None, model: Path | None = None
 ) -> dict[str, Any]:
@@ -160,16 +175,7 @@ def recognized_hand(
         exact.append(sim.scene.ground_truth_sightings(renderer, timing))
         _progress(seed, "rendered and recognized", timing, end)
         grays.append(cv2.cvtColor(rendered.image, cv2.COLOR_BGR2GRAY))
-    header, truth = ground_truth_log(sim)
-    hand = {
-        "layout": sim.layout,
-        "cal": cal,
-        "frames": frames,
-        "exact": exact,
-        "header": header,
-        "truth": truth,
-        "end_ns": end,
-    }
+    hand = _filmed(sim, cal, frames, exact, end)
     if path is not None and cache is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as f:
@@ -207,16 +213,7 @@ def kiosk_hand(seed: int, cache: Path | None, seconds: float | None) -> dict[str
         exact.append(table.sim.scene.ground_truth_sightings(table.renderer, timing))
         grays.append(cv2.cvtColor(read.image, cv2.COLOR_BGR2GRAY))
         _progress(seed, "filmed and recognized as the kiosk does", timing, end)
-    header, truth = ground_truth_log(table.sim)
-    hand = {
-        "layout": table.sim.layout,
-        "cal": cal,
-        "frames": frames,
-        "exact": exact,
-        "header": header,
-        "truth": truth,
-        "end_ns": end,
-    }
+    hand = _filmed(table.sim, cal, frames, exact, end)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as f:
