@@ -2421,9 +2421,9 @@ class NertsTracker:
         self._pile_reads: dict[str, deque[tuple[int, tuple[tuple[str, float], ...]]]] = {}
         """Each pile's recent unsure readings (:meth:`_read_as_expected`): time and likeliest faces."""
         self._nerts_tops: dict[str, str] = {}
+        """The card last reported on top of each seat's Nerts pile (:meth:`_watch_nerts_tops`)."""
         self._back_checked: set[int] = set()
         """Tracks already looked at by :meth:`_back_unseen`."""
-        """The card last reported on top of each seat's Nerts pile (:meth:`_watch_nerts_tops`)."""
         self.table.place_of = self._place_of  # type: ignore[method-assign]
 
     # -- places --------------------------------------------------------------------------------
@@ -2982,6 +2982,9 @@ class NertsTracker:
         face by that seat came from (the kiosk's own table, where the camera saw Dee's 4S only once it lay
         in his work pile again). A card first seen at rest may be one uncovered and misread, so here the
         winner must be named."""
+        if not any(e.type == "foundation_play" for e in self._pending):
+            # No play held back that could be taken back: the common frame costs one look at the queue.
+            return
         for tr in self.table.tracks:
             if (
                 tr.tid in self._back_checked
@@ -3370,11 +3373,11 @@ VANISHED_SEAT_NS = 1_000_000_000
 """A foundation play whose origin went unseen is credited to the seat from whose layout a card of its
 face vanished within this long before it landed, when only one seat's did."""
 TAKEN_BACK_NS = 1_000_000_000
+"""A card flying back into its seat's layout this soon after that seat's play of its face landed on a pile
+may be that card taken back after losing a race (:meth:`NertsTracker._taken_back`)."""
 RACE_LEFT_NS = 2_000_000_000
 """The card that won a race (:meth:`NertsTracker._taken_back`) left its seat's layout at most this long
 before it landed."""
-"""A card flying back into its seat's layout this soon after that seat's play of its face landed on a pile
-may be that card taken back after losing a race (:meth:`NertsTracker._taken_back`)."""
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
