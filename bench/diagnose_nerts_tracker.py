@@ -26,6 +26,12 @@ again, about 30 ms a frame.
 ``--fps 20`` films the hands at the frame rate of the kiosk's own simulated table (``kiosk run``'s
 default) instead of the benchmark's 60; the cache keeps them apart.
 
+``--audit`` (with ``--sightings recognizer``) films each hand's end-of-hand audit after it (rules §12:
+each seat's foundation cards, then its Nerts cards, spread face down; :mod:`vision.simulator.audit`),
+counts the backs with :class:`vision.audit.AuditWatcher` and scores the hands again with those counts,
+as the referee scores them by default (``attribution_source = audit_if_available``): the counts right,
+and the seat and hand scores equal to the truth's with the audit, beside the live-tracking figures.
+
 ``--sightings kiosk`` reads each hand as ``kiosk run`` reads its simulated table (seed 1 is its default
 first hand): the kiosk's own table (:class:`kiosk.app.simulated_table.SimulatedTable`, 20 fps, its card
 designs and random streams) and its recognizer, every frame, so the figures are those of the hand the
@@ -61,8 +67,10 @@ from bench_options import add_detector_side  # noqa: E402
 
 from kiosk.games.referee import LogHeader, TableEvent  # noqa: E402
 from kiosk.replay import replay_events  # noqa: E402
+from vision.audit import AuditWatcher  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.events import Frame  # noqa: E402
+from vision.simulator.audit import audit_counts, audit_frames  # noqa: E402
 from vision.simulator.camera import CameraModel  # noqa: E402
 from vision.simulator.evaluate import cut_logs, match_window, merged_log, score_hand  # noqa: E402
 from vision.simulator.nerts import ground_truth_log, simulate_nerts  # noqa: E402
@@ -264,12 +272,48 @@ def hand_frames(seed: int, cache: Path | None, seconds: float | None, hand: dict
     return np.load(frames_path(cache, seed, seconds), mmap_mode="r")
 
 
+AUDIT_START_NS = 500_000_000
+"""The audit begins this long after the last frame of the hand."""
+AUDIT = [0, 0, 0, 0, 0]
+"""With ``--audit``: seat scores equal, seats, hands with all scores equal, counts right, counts."""
+RECOGNIZER: list[Any] = []
+"""The recognizer that reads the audits (loaded once, when the first is filmed)."""
+
+
+def audit_hand(seed: int, d: dict[str, Any], truth: list[TableEvent], model: Path | None) -> list[TableEvent]:
+    """The ``count`` events the camera makes of the hand's end-of-hand audit: the audit filmed on the
+    hand's own table (same designs, surface, light and camera) after its last frame, read by the
+    recognizer (which tells the empty table) and counted by :class:`AuditWatcher`."""
+    from vision.game_faces import game_faces
+    from vision.recognizer import Recognizer
+
+    if not RECOGNIZER:
+        RECOGNIZER.append(Recognizer.load_for_video(model, threads=1).only(game_faces("nerts", {})))
+    counts = audit_counts(d["header"], truth)
+    sim = simulate_nerts(seed, split="heldout")
+    renderer = TableRenderer(CAMERA, rng=random.Random(seed + 1))
+    watcher = AuditWatcher(d["layout"], d["cal"])
+    out: list[TableEvent] = []
+    start = d["end_ns"] + AUDIT_START_NS
+    for _, frame in audit_frames(sim.layout, sim.designs, counts, renderer, start, random.Random(seed + 4)):
+        out += watcher.feed(frame, RECOGNIZER[0].recognize(frame.image))
+    out += watcher.finish()
+    seen = {e.seat: (e.get("foundation"), e.get("nerts")) for e in out}
+    right = sum(seen.get(s, (None, None))[k] == counts[s][k] for s in counts for k in (0, 1))
+    AUDIT[3] += right
+    AUDIT[4] += 2 * len(counts)
+    if right < 2 * len(counts):
+        print(f"    audit: true (foundation, nerts) {counts}, counted {seen} (phase {watcher.phase})")
+    return out
+
+
 def diagnose(
     seed: int,
     cache: Path | None,
     mode: str = "truth",
     seconds: float | None = None,
     model: Path | None = None,
+    audit: bool = False,
 ) -> tuple[int, int, int, bool, list[float], int, int, int]:
     if mode == "kiosk":
         d = kiosk_hand(seed, cache, seconds)
@@ -294,7 +338,21 @@ def diagnose(
     if seconds is not None:
         # Scored as bench_end_to_end.py --seconds scores it: up to 2 s before the end, both logs cut.
         truth, events = cut_logs(truth, events, d["end_ns"] - 2_000_000_000, d["end_ns"])
-    sc = score_hand(d["header"], truth, events, {p.pid: (p.x, p.y) for p in tracker.piles})
+    piles = {p.pid: (p.x, p.y) for p in tracker.piles}
+    sc = score_hand(d["header"], truth, events, piles)
+    if audit:
+        counted = audit_hand(seed, d, truth, model)
+        # The hand is scored once the audit is counted: its end (a button) comes after the counts.
+        end = max((e.t_ns for e in counted), default=d["end_ns"]) + 1
+        truth_a = [replace(e, t_ns=end) if e.type == "hand_end" else e for e in truth]
+        sa = score_hand(d["header"], truth_a, events + counted, piles)
+        seats_a = sum(sa.tracked_scores.get(s) == x for s, x in sa.true_scores.items())
+        AUDIT[0] += seats_a
+        AUDIT[1] += len(sa.true_scores)
+        AUDIT[2] += sa.scores_equal
+        audit_line = (
+            f"    with the audit: scores equal {sa.scores_equal} ({seats_a} of {len(sa.true_scores)} seats)"
+        )
     print(
         f"hand seed {seed}: plays {sc.plays_right}/{sc.plays} right, false events {sc.false_events}, "
         f"races agree {sc.races_agree}/{sc.races_decidable}, scores equal {sc.scores_equal}"
@@ -344,6 +402,8 @@ def diagnose(
         for seat, card in seen_n:
             if (seat, card) not in true_n:
                 print(f"    {seat}'s {card} seen leaving the Nerts pile, but it did not")
+    if audit:
+        print(audit_line)
     errs = [abs(e) / 1e6 for e in sc.landing_errors_ns]
     MOVES[0] += sc.moves
     MOVES[1] += sc.moves_right
@@ -405,6 +465,11 @@ def main() -> int:
         default=60.0,
         help="the camera's frame rate (default 60, the benchmark's; the kiosk's simulated table films at 20)",
     )
+    ap.add_argument(
+        "--audit",
+        action="store_true",
+        help="film each hand's end-of-hand audit after it, count it and score the hands with it too",
+    )
     add_detector_side(ap)
     args = ap.parse_args()
     global CAMERA, DETECTOR_SIDE
@@ -416,6 +481,8 @@ def main() -> int:
         ap.error("--model reads the frames with another recognizer (use it with --sightings recognizer)")
     if args.seconds is not None and args.sightings == "truth":
         ap.error("--seconds cuts only hands read by the recognizer (use it with --sightings recognizer)")
+    if args.audit and args.sightings != "recognizer":
+        ap.error("--audit reads the filmed audit with the recognizer (use it with --sightings recognizer)")
     if args.sightings == "kiosk" and (
         args.model is not None or args.detector_side is not None or args.fps != 60.0
     ):
@@ -423,7 +490,9 @@ def main() -> int:
     plays = right = false = equal = covered = agree = decidable = 0
     errs: list[float] = []
     for seed in range(args.first_seed, args.first_seed + args.hands):
-        p, r, f, eq, e, c, ra, rd = diagnose(seed, args.cache, args.sightings, args.seconds, args.model)
+        p, r, f, eq, e, c, ra, rd = diagnose(
+            seed, args.cache, args.sightings, args.seconds, args.model, args.audit
+        )
         plays, right, false, equal, covered = plays + p, right + r, false + f, equal + eq, covered + c
         agree, decidable = agree + ra, decidable + rd
         errs += e
@@ -435,6 +504,7 @@ def main() -> int:
         + (f" --model {args.model}" if args.model is not None else "")
         + (f" --fps {args.fps:g}" if args.fps != 60.0 else "")
         + (f" --detector-side {args.detector_side}" if args.detector_side is not None else "")
+        + (" --audit" if args.audit else "")
     )
     print(
         f"plays right {right}/{plays}; false events {false}; hands with equal scores {equal}/{args.hands}; "
@@ -448,6 +518,11 @@ def main() -> int:
             f"landing-time error median {statistics.median(errs):.2f} ms, "
             f"p95 {statistics.quantiles(errs, n=20, method='inclusive')[-1]:.2f} ms; "
             f"within stated err {covered}/{len(errs)}"
+        )
+    if args.audit:
+        print(
+            f"with the camera's end-of-hand audit: counts right {AUDIT[3]}/{AUDIT[4]}; seat scores equal "
+            f"{AUDIT[0]}/{AUDIT[1]}; hands with equal scores {AUDIT[2]}/{args.hands}"
         )
     if TRACKER_TIME[0] > 0:
         print(f"tracker alone: {TRACKER_TIME[1] / TRACKER_TIME[0]:.0f} frames/s on one thread")

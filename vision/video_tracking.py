@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kiosk.games.referee import LogHeader, TableEvent
+from vision.audit import AuditWatcher
 from vision.calibration import Calibration, CalibrationError, TableMat, calibrate
 from vision.events import CardSighting, Frame
 from vision.game_faces import game_faces
@@ -318,6 +319,14 @@ class FrameTracking:
         self.last_t_ns = 0
         self.seconds_recognize = 0.0
         self.seconds_track = 0.0
+        self.audit: AuditWatcher | None = None
+        """Nerts: the watcher of the end-of-hand audit (rules §12), from the call on; None before, and
+        always with ``attribution_source = tracking_only`` (no audit is held)."""
+        self._audited = isinstance(tracker, NertsTracker) and (options or {}).get(
+            "attribution_source", "audit_if_available"
+        ) != "tracking_only"
+        self._playing = True
+        """The tracker follows the play until the table is cleared for the audit."""
 
     def press(self, event: TableEvent) -> None:
         """Adds a button pressed since (ignored unless it is one of the game's buttons)."""
@@ -330,6 +339,10 @@ class FrameTracking:
                 return
             if not isinstance(self.tracker, NertsTracker):
                 self.tracker.button(_absolute(self.pressed[self.told], self.t0_ns))
+            elif self.pressed[self.told].type == "call" and self._audited and self.audit is None:
+                # After "Nerts!" the players clear the table and spread their cards for the audit.
+                t = self.tracker.table
+                self.audit = AuditWatcher(t.layout, t.calibration, t0_ns=self.t0_ns)
             self.told += 1
 
     def step(self, frame: Frame) -> list[TableEvent]:
@@ -339,7 +352,13 @@ class FrameTracking:
         a = time.perf_counter()
         sightings = self.recognizer.recognize(frame.image)
         b = time.perf_counter()
-        events = self.tracker.feed(frame, sightings)
+        counted = self.audit.feed(frame, sightings) if self.audit is not None else []
+        if self.audit is not None and self.audit.phase != "empty":
+            # The table was cleared: the hand's play is over, and the backs spread now are not moves.
+            events = self.tracker.flush() + counted if self._playing else counted
+            self._playing = False
+        else:
+            events = self.tracker.feed(frame, sightings)
         self.seconds_track += time.perf_counter() - b
         self.seconds_recognize += b - a
         self.last_t_ns = frame.t_ns
@@ -349,7 +368,9 @@ class FrameTracking:
     def finish(self) -> list[TableEvent]:
         """The end of the frames: the remaining buttons told, every event held back released."""
         self._tell(None)
-        return self.tracker.flush()
+        events = self.tracker.flush() if self._playing else []
+        self._playing = False
+        return events + (self.audit.finish() if self.audit is not None else [])
 
 
 def _time(event: TableEvent) -> int:

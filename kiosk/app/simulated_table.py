@@ -8,8 +8,11 @@ and the tracker (:class:`vision.tracker.NertsTracker`), and puts the table event
 on the app's queue, where they are logged and refereed like a real camera's.
 
 What a camera cannot see comes from the bots' buttons, as at a real table: the
-"Go", stuck declarations, the "Nerts!" call, the end-of-hand counts and the end
-of the hand. A press goes into the log just before the first tracked event that
+"Go", stuck declarations, the "Nerts!" call and the end of the hand. The end-of-hand
+audit is filmed (rules §12, :mod:`vision.simulator.audit`): once the hand is over the
+table is cleared, each seat spreads its foundation cards face down, then its Nerts
+cards, and the camera counts them (:class:`vision.audit.AuditWatcher`); the end of
+the hand is pressed after it. A press goes into the log just before the first tracked event that
 happened after it, or :data:`BUTTON_DELAY_NS` after its time at the latest (the
 tracker reports a landing a while after it, once the hand has left the card), so
 the log stays in time order.
@@ -35,7 +38,12 @@ __all__ = ["SimulatedTable", "SimulatedGame", "BUTTON_EVENTS", "BUTTON_DELAY_NS"
 log = logging.getLogger(__name__)
 
 BUTTON_EVENTS = frozenset({"hand_start", "stuck", "call", "count", "hand_end"})
-"""Events a camera does not make: they come from the seats' buttons and the end-of-hand audit."""
+"""Events a camera does not make: they come from the seats' buttons (the end-of-hand counts too, when the
+table is read with the simulator's own sightings: the filmed audit needs the recognizer)."""
+AUDIT_AFTER_NS = 1_000_000_000
+"""From the hand's last move to the start of its audit (the players stop and clear the table)."""
+HAND_END_AFTER_NS = 300_000_000
+"""From the audit's end to the press that ends the hand."""
 BUTTON_DELAY_NS = 2_500_000_000
 """How long a button event waits behind the frames: the tracker reports a landing once the hand
 that carried the card has left it, up to about 1.5 s later, and every landing before a button
@@ -83,6 +91,13 @@ class SimulatedTable:
         ]
         self.renderer = TableRenderer(CameraModel(width=size[0], height=size[1], fps=fps))
         self.recognizer = recognizer
+        self.audit: Any = None
+        """The filmed end-of-hand audit (:class:`vision.simulator.audit.AuditFilm`), or None when the
+        table is read with the simulator's own sightings (the counts are then pressed)."""
+        if recognizer is not None:
+            self._film_audit(truth, seed)
+        self._watcher: Any = None
+        self._auditing = False
         self.pace = pace
         self.base_ns = 0
         """The monotonic time at which the session's clock reads zero."""
@@ -99,6 +114,31 @@ class SimulatedTable:
         """True once every frame and button event has been handed out."""
         self.note = ""
         """What the kiosk should say about this table (e.g. that no recognizer model is installed)."""
+
+    def _film_audit(self, truth: Sequence[TableEvent], seed: int) -> None:
+        """Films the audit after the hand: the counts it shows are the refereed hand's; the count
+        buttons go, and the end of the hand is pressed once the audit is over."""
+        import random
+
+        from vision.simulator.audit import AuditFilm, audit_counts
+        from vision.simulator.nerts import ground_truth_log
+
+        header, _ = ground_truth_log(self.sim)
+        counts = audit_counts(header, truth)
+        start = self.sim.scene.end_ns + AUDIT_AFTER_NS
+        self.audit = AuditFilm(self.sim.layout, self.sim.designs, counts, start, random.Random(seed))
+        end = self.audit.end_ns + HAND_END_AFTER_NS
+        self.buttons = [
+            TableEvent(e.type, end, e.err_ns, e.seat, e.data) if e.type == "hand_end" else e
+            for e in self.buttons
+            if e.type != "count"
+        ]
+
+    @property
+    def end_ns(self) -> int:
+        """When the table has shown all it will (the hand, its audit, the last press's delay)."""
+        last = self.buttons[-1].t_ns if self.buttons else 0
+        return max(self.sim.scene.end_ns, last) + 2 * BUTTON_DELAY_NS
 
     @property
     def uses_recognizer(self) -> bool:
@@ -123,9 +163,12 @@ class SimulatedTable:
         scene.reset()
         start = self.clock()
         for timing in self.renderer.camera.timings(start_ns=self._start_ns, rng=random.Random(1)):
-            if timing.t_ns > scene.end_ns + 2 * BUTTON_DELAY_NS:
+            if timing.t_ns > self.end_ns:
                 return
-            frame = scene.render(self.renderer, timing)
+            if self.audit is not None and timing.t_ns >= self.audit.start_ns:
+                frame = self.audit.render(self.renderer, timing)[1]
+            else:
+                frame = scene.render(self.renderer, timing)
             self._timings[frame.index] = timing
             # Never run ahead of real time (scaled by the pace).
             wait = (start + (timing.t_ns - self._start_ns) / self.pace - self.clock()) / 1e9
@@ -192,15 +235,32 @@ class SimulatedTable:
         if self.recognizer is not None:
             self._timings.pop(frame.index, None)
         seen: list[TableEvent] = []
-        for event in sorted(self._tracker.feed(frame, sightings), key=lambda e: e.t_ns):
+        scene_t = frame.t_ns - self._mono(0)
+        if self.audit is not None and scene_t >= self.audit.start_ns:
+            made = self._audit_step(frame, sightings)
+        else:
+            made = self._tracker.feed(frame, sightings)
+        for event in sorted(made, key=lambda e: e.t_ns):
             # A press before a landing goes into the log before it.
             self._press_until(event.t_ns - self._mono(0), seen)
             seen.append(event)
-        scene_t = frame.t_ns - self._mono(0)
         self._press_until(scene_t - BUTTON_DELAY_NS, seen)
-        if scene_t > self.sim.scene.end_ns + BUTTON_DELAY_NS:
+        if scene_t > self.end_ns - BUTTON_DELAY_NS:
             self._press_until(1 << 62, seen)
         return seen
+
+    def _audit_step(self, frame: Any, sightings: list[Any]) -> list[TableEvent]:
+        """A frame of the audit: the tracker's last events once (the hand is over), then the watcher's
+        counts when it has them."""
+        out: list[TableEvent] = []
+        if not self._auditing:
+            from vision.audit import AuditWatcher
+
+            self._auditing = True
+            out += self._tracker.flush()
+            self._watcher = AuditWatcher(self.sim.layout, self._tracker.table.calibration)
+        out += self._watcher.feed(frame, sightings)
+        return out
 
     def pile_position(self, pile: Any) -> tuple[float, float] | None:
         """Where the tracker found foundation pile ``pile`` (table mm), or None (for the slap pads)."""

@@ -116,3 +116,48 @@ def test_labels_outside_the_game_s_deck_reach_the_tracker_as_unknown() -> None:
     table = SimulatedGame(5, size=(320, 180), fps=5.0).next_table([])
     assert [table._in_deck(x) for x in ("7S", "10H", "UNKNOWN", "BACK")] == [True] * 4
     assert [table._in_deck(x) for x in ("G7", "MULLIGAN", "JOKER")] == [False] * 3
+
+
+@pytest.mark.slow
+def test_the_end_of_hand_audit_is_filmed_counted_and_scores_the_hand(tmp_path: Path) -> None:
+    """With the recognizer, the simulated table films the audit after the hand (rules §12) and the
+    camera's counts, not the bots' buttons, score it: filmed from a second before the audit, with no
+    live tracking of the hand at all, the referee's scores are still the hand's true ones."""
+    pytest.importorskip("onnxruntime")
+    from kiosk.app.simulated_table import load_recognizer
+
+    recognizer, why = load_recognizer()
+    if recognizer is None:
+        pytest.skip(why)
+    table = SimulatedTable(4, size=(1280, 720), fps=10.0, pace=1_000.0, recognizer=recognizer)
+    assert table.audit is not None
+    assert "count" not in {e.type for e in table.buttons}, "the counts are the camera's, not buttons"
+    true_counts = {
+        e.seat: (e.get("foundation"), e.get("nerts")) for e in table.sim.hand.events if e.type == "count"
+    }
+    assert table.audit.counts == true_counts
+    table.resume_from(table.audit.start_ns - S)
+    clock = FakeClock()
+    app = make_app(tmp_path, clock=clock)
+    app.start_session(table.header)
+    app.set_mode(PlayMode())
+    table.base_ns = app.origin_ns
+    events: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    worker = CameraWorker(table, table, events, retry_s=0.0)
+    table.open()
+    while (frame := table.read()) is not None:
+        worker._process(frame)
+    seen = []
+    while not events.empty():
+        item = events.get()
+        seen.append(item.event)
+        app.events.put(item)
+    clock.advance(int(table.end_ns))
+    app.step()
+    counted = {e.seat: (e.get("foundation"), e.get("nerts")) for e in seen if e.type == "count"}
+    assert counted == true_counts
+    kinds = [e.type for e in seen]
+    assert kinds[-1] == "hand_end" and max(i for i, k in enumerate(kinds) if k == "count") < len(kinds) - 1
+    assert app.session is not None
+    report = app.session.report()
+    assert report.hands[-1] == table.sim.hand.scores

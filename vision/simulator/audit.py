@@ -1,0 +1,146 @@
+"""The end-of-hand audit of a Nerts hand as the overhead camera films it (``rules/nerts.md`` §12).
+
+After the hand the players clear the table, then each seat spreads its foundation cards face down
+in a non-overlapping grid in front of it, gathers them, and spreads its remaining Nerts cards the
+same way. The camera counts the backs (:mod:`vision.audit`); the counts override live tracking
+(``attribution_source = audit_if_available``, the default).
+
+The simulated audit is four still phases, each seat's cards laid at once (the players' hands are not
+drawn: the camera counts only once a phase has been still for a while):
+
+>>> [(name, round(d / 1e9, 1)) for name, d in AUDIT_PHASES]
+[('clear', 0.6), ('foundation', 1.2), ('clear', 0.6), ('nerts', 1.2)]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+
+from kiosk.games.nerts_referee import NertsReferee
+from kiosk.games.referee import LogHeader, TableEvent
+from kiosk.replay import referee_for
+from vision.cardart import CardDesign
+from vision.events import Frame
+from vision.layout import CARD_H_MM, CARD_W_MM, Pose, TableLayout
+from vision.simulator.camera import FrameTiming
+from vision.simulator.render import TableRenderer
+from vision.simulator.scene import PileCard, TableScene, squared
+
+__all__ = [
+    "AuditFilm",
+    "AUDIT_PHASES",
+    "AUDIT_COLUMNS",
+    "audit_poses",
+    "audit_counts",
+    "audit_events",
+    "audit_frames",
+]
+
+AUDIT_PHASES: tuple[tuple[str, int], ...] = (
+    ("clear", 600_000_000),
+    ("foundation", 1_200_000_000),
+    ("clear", 600_000_000),
+    ("nerts", 1_200_000_000),
+)
+"""The audit's phases and how long each lasts on the simulated table."""
+AUDIT_COLUMNS = 8
+"""Cards in one row of a seat's audit grid (a 4-seat mat's side takes eight cards side by side)."""
+AUDIT_PITCH_MM = (CARD_W_MM + 7.0, CARD_H_MM + 7.0)
+"""Grid pitch: a few millimetres between neighbours, as players lay cards side by side."""
+AUDIT_FIRST_ROW_MM = 170.0
+"""The first row's distance from the seat's Nerts row toward the player (further rows go inward)."""
+
+
+def audit_poses(layout: TableLayout, seat: str, n: int, rng: random.Random) -> list[Pose]:
+    """Where ``seat`` lays ``n`` cards for the audit: rows of :data:`AUDIT_COLUMNS` in front of it,
+    from the player's edge inward, each card a little off its cell and turned (laid by hand)."""
+    place = layout.place_of(seat)
+    poses = []
+    for k in range(n):
+        row, col = divmod(k, AUDIT_COLUMNS)
+        lx = (col - (AUDIT_COLUMNS - 1) / 2) * AUDIT_PITCH_MM[0]
+        ly = AUDIT_FIRST_ROW_MM - row * AUDIT_PITCH_MM[1]
+        poses.append(squared(place.pose(lx, ly), rng, 1.0, 1.5))
+    return poses
+
+
+def audit_counts(header: LogHeader, truth: Sequence[TableEvent]) -> dict[str, tuple[int, int]]:
+    """Each seat's (foundation cards, Nerts cards left) at the end of a true hand log, as refereed:
+    what the audit shows."""
+    referee = referee_for(header)
+    if not isinstance(referee, NertsReferee):
+        raise ValueError(f"the end-of-hand audit is a Nerts rule, not {header.game}'s")
+    for e in truth:
+        referee.feed(e)
+    if not referee.details:
+        raise ValueError("the log has no scored hand (no hand_end): nothing to audit")
+    detail = referee.details[-1]
+    return {s: (int(detail["foundation"][s]), int(detail["nerts"][s])) for s in header.seats}
+
+
+def audit_events(counts: Mapping[str, tuple[int, int]], t_ns: int) -> list[TableEvent]:
+    """The audit's true ``count`` events (one per seat) at ``t_ns``."""
+    return [TableEvent("count", t_ns, 0, s, {"nerts": n, "foundation": f}) for s, (f, n) in counts.items()]
+
+
+class AuditFilm:
+    """The audit on the table from ``start_ns`` on, phase by phase (:data:`AUDIT_PHASES`), then the
+    cleared table for as long as the camera films: frames are rendered for any timing, in time order,
+    by the renderer that filmed the hand (same table, light and camera)."""
+
+    def __init__(
+        self,
+        layout: TableLayout,
+        designs: Mapping[str, CardDesign],
+        counts: Mapping[str, tuple[int, int]],
+        start_ns: int,
+        rng: random.Random,
+    ) -> None:
+        self.start_ns = start_ns
+        self.counts = dict(counts)
+        self.phases: list[tuple[str, int, TableScene]] = []
+        """Each phase's name, end time and still scene."""
+        t = start_ns
+        for name, duration in AUDIT_PHASES:
+            piles: dict[tuple[str | None, str, int], list[PileCard]] = {}
+            if name != "clear":
+                for seat, (f, n) in counts.items():
+                    poses = audit_poses(layout, seat, f if name == "foundation" else n, rng)
+                    for k, pose in enumerate(poses):
+                        piles[(seat, "audit", k)] = [PileCard("", False, pose, seat)]
+            scene = TableScene(layout, designs, piles, rng=random.Random(rng.getrandbits(32)))
+            scene.finish()
+            t += duration
+            self.phases.append((name, t, scene))
+        self.end_ns = t
+        """When the last phase ends (the table stays cleared after it)."""
+
+    def phase_at(self, t_ns: int) -> tuple[str, TableScene]:
+        """The phase on the table at ``t_ns`` (from :attr:`start_ns` on) and its scene."""
+        for name, end, scene in self.phases:
+            if t_ns < end:
+                return name, scene
+        return "clear", self.phases[0][2]
+
+    def render(self, renderer: TableRenderer, timing: FrameTiming) -> tuple[str, Frame]:
+        """The frame with this timing, with the name of its phase."""
+        name, scene = self.phase_at(timing.t_ns)
+        return name, scene.render(renderer, timing)
+
+
+def audit_frames(
+    layout: TableLayout,
+    designs: Mapping[str, CardDesign],
+    counts: Mapping[str, tuple[int, int]],
+    renderer: TableRenderer,
+    start_ns: int,
+    rng: random.Random,
+) -> Iterator[tuple[str, Frame]]:
+    """The audit filmed from ``start_ns`` to its end (:class:`AuditFilm`), each frame with its phase's
+    name."""
+    film = AuditFilm(layout, designs, counts, start_ns, rng)
+    for timing in renderer.camera.timings(start_ns=start_ns, rng=random.Random(rng.getrandbits(32))):
+        if timing.t_ns >= film.end_ns:
+            return
+        yield film.render(renderer, timing)
