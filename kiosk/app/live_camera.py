@@ -19,7 +19,7 @@ from typing import Any
 
 from kiosk.games.referee import TableEvent
 
-__all__ = ["SessionPipeline"]
+__all__ = ["SessionPipeline", "logged_piles"]
 
 log = logging.getLogger(__name__)
 
@@ -88,14 +88,14 @@ class SessionPipeline:
                 options=dict(header.options),
                 recognizer=self.recognizer,
                 mat=self.mat,
-                piles=_logged_piles(session),
+                piles=logged_piles(session),
             )
         except PipelineError as exc:
             log.warning("no camera tracking for this game: %s", exc)
             return None
 
 
-def _logged_piles(session: Any) -> dict[str, str]:
+def logged_piles(session: Any) -> dict[str, str]:
     """A resumed game's foundation piles (id -> top card, as the camera names faces) from the
     referee's public view, so the new tracker continues them instead of numbering from F1 again."""
     referee = getattr(session, "referee", None)

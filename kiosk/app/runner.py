@@ -492,7 +492,10 @@ def _simulated_game(config: KioskConfig) -> Any:
 
 def _next_hand(app: Any, game: Any) -> Any:
     """The table of the hand that carries on the app's game, on the app's clock."""
-    table = game.next_table(app.session.store.events())
+    from kiosk.app.live_camera import logged_piles
+
+    # A hand carried on after a restart keeps its foundation piles' ids (as a real camera's does).
+    table = game.next_table(app.session.store.events(), piles=logged_piles(app.session))
     table.base_ns = app.origin_ns
     table.note = game.note if app.frames == 0 else ""
     return table

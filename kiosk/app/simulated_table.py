@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from kiosk.games.referee import LogHeader, TableEvent
@@ -98,6 +98,9 @@ class SimulatedTable:
             self._film_audit(truth, seed)
         self._watcher: Any = None
         self._auditing = False
+        self.piles: dict[str, str] = {}
+        """Foundation piles already logged when a hand in play is carried on (id -> top card): the
+        tracker continues them instead of numbering new piles from F1 again."""
         self.pace = pace
         self.base_ns = 0
         """The monotonic time at which the session's clock reads zero."""
@@ -226,7 +229,7 @@ class SimulatedTable:
         from vision.calibration import calibrate
         from vision.tracker import NertsTracker
 
-        self._tracker = NertsTracker(self.sim.layout, calibrate(frame.image))
+        self._tracker = NertsTracker(self.sim.layout, calibrate(frame.image), piles=self.piles)
 
     def __call__(self, frame: Any) -> list[TableEvent]:
         """One frame in, the table events it completes out (monotonic times, in time order)."""
@@ -329,9 +332,12 @@ class SimulatedGame:
             and tuple(header.seats) == tuple(self.header.seats)
         )
 
-    def next_table(self, stored: Sequence[TableEvent]) -> SimulatedTable:
+    def next_table(
+        self, stored: Sequence[TableEvent], piles: Mapping[str, str] | None = None
+    ) -> SimulatedTable:
         """The table that carries on the game logged in ``stored``: the hand in play, filmed from
-        where the log stops, or else the next hand."""
+        where the log stops (its logged foundation ``piles``, id -> top card, kept), or else the next
+        hand."""
         starts = [e for e in stored if e.type == "hand_start"]
         ends = [e for e in stored if e.type == "hand_end"]
         last_t = max((e.t_ns for e in stored), default=0)
@@ -340,6 +346,7 @@ class SimulatedGame:
             go = first.buttons[0].t_ns if first.buttons else 0
             table = self._table(len(starts), starts[-1].t_ns - go)
             table.resume_from(last_t - table.offset_ns)
+            table.piles = dict(piles or {})
             return table
         offset = last_t + self.GAP_NS if stored else 0
         return self._table(len(starts) + 1, offset)

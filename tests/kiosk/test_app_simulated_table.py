@@ -161,3 +161,37 @@ def test_the_end_of_hand_audit_is_filmed_counted_and_scores_the_hand(tmp_path: P
     assert app.session is not None
     report = app.session.report()
     assert report.hands[-1] == table.sim.hand.scores
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_hand_carried_on_after_a_restart_keeps_its_piles(seed: int) -> None:
+    """The kiosk restarted mid-hand (a power cut): the simulated table films on from where the log
+    stops and its new tracker continues the logged foundation piles, as the live camera's does, so the
+    plays it sees next land on the piles the referee knows (no "wrong suit" rulings from a pile
+    numbered F1 again)."""
+    from kiosk.app.live_camera import logged_piles
+    from kiosk.app.simulated_table import SimulatedGame
+    from kiosk.replay import referee_for
+
+    game = SimulatedGame(seed, size=(1280, 720), fps=20.0, pace=1_000.0)
+    first = game.next_table([])
+    cut = 14 * S
+    plays = [e for e in first.sim.hand.events if e.type == "foundation_play" and e.t_ns <= cut]
+    stored = sorted([e for e in first.buttons if e.t_ns <= cut] + plays, key=lambda e: e.t_ns)
+    session = type("Stored", (), {"referee": referee_for(game.header)})()
+    for e in stored:
+        session.referee.feed(e)
+    piles = logged_piles(session)
+    assert len(piles) >= 2, "the seed should have started piles before the cut"
+    table = game.next_table(stored, piles=piles)
+    table.open()
+    seen = []
+    while (frame := table.read()) is not None and frame.t_ns - table.base_ns < cut + 9 * S:
+        seen += table(frame)
+    new_plays = [e for e in seen if e.type == "foundation_play"]
+    assert new_plays, "the tracker should see plays after the restart"
+    for e in seen:
+        session.referee.feed(e)
+    wrong = [i.text for i in session.referee.report().infractions if "wrong" in i.text]
+    assert wrong == []
