@@ -216,6 +216,9 @@ place a card's length or more off (a work-pile move's last creep is covered by M
 TURNED_RATIO = 1.15
 """A box this much wider than tall is a card lying across, this much taller than wide one lying along
 (a card turned an eighth shows a square box)."""
+LONE_GAP_NS = 60_000_000
+"""The least time after a new track's only sighting within which it may be seen again
+(:meth:`TableTracker._lone_gap_ns`: a frame and a half at slower frame rates)."""
 
 Box = tuple[float, float, float, float]
 
@@ -809,6 +812,8 @@ class TableTracker:
         self.min_box_px2 = MIN_BOX_SHARE * self.card_px2
         """Sightings with a smaller box show a corner index alone (see :data:`MIN_BOX_SHARE`)."""
         self.frames = 0
+        self.period_ns: int | None = None
+        """The camera's frame period, estimated from the frames' times (None before the second)."""
         self.last_t = 0
         self.last_frame_t = 0
         self._seen: dict[str, deque[Observation]] = {}
@@ -864,9 +869,21 @@ class TableTracker:
             )
         return out
 
+    def _lone_gap_ns(self) -> int:
+        """How long after its one sighting a new track may still be seen again: about a frame and a half
+        (a lone sighting may be a misread, not to be joined to a card seen much later), and never under
+        :data:`LONE_GAP_NS` (the 60-fps figure it was set by)."""
+        if self.period_ns is None:
+            return LONE_GAP_NS
+        return max(LONE_GAP_NS, self.period_ns * 3 // 2)
+
     def step(self, frame: Frame, sightings: Iterable[CardSighting]) -> list[Landing]:
         """Feeds one frame; returns the landings it completed."""
         self.frames += 1
+        if self.frames > 1 and frame.t_ns > self.last_t:
+            # The camera's frame period, from the shortest recent gap (a dropped frame is no period).
+            gap = frame.t_ns - self.last_t
+            self.period_ns = gap if self.period_ns is None else min(gap, (self.period_ns * 15 + gap) // 16)
         self.last_t = frame.t_ns
         self.history.push(frame)
         sightings = list(sightings)
@@ -922,7 +939,7 @@ class TableTracker:
                     if back <= 3 * self.rest_px or self._covered_at_rest(tr.rest_box, o):
                         pairs.append((back, i, tr))
                         continue
-                if dt > s.track_gap_ns or (len(tr.obs) == 1 and dt > 60_000_000):
+                if dt > s.track_gap_ns or (len(tr.obs) == 1 and dt > self._lone_gap_ns()):
                     continue
                 if self._turned_after_stop(tr, o):
                     continue

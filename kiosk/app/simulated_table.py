@@ -40,8 +40,6 @@ log = logging.getLogger(__name__)
 BUTTON_EVENTS = frozenset({"hand_start", "stuck", "call", "count", "hand_end"})
 """Events a camera does not make: they come from the seats' buttons (the end-of-hand counts too, when the
 table is read with the simulator's own sightings: the filmed audit needs the recognizer)."""
-AUDIT_AFTER_NS = 1_000_000_000
-"""From the hand's last move to the start of its audit (the players stop and clear the table)."""
 HAND_END_AFTER_NS = 300_000_000
 """From the audit's end to the press that ends the hand."""
 BUTTON_DELAY_NS = 2_500_000_000
@@ -123,7 +121,7 @@ class SimulatedTable:
         buttons go, and the end of the hand is pressed once the audit is over."""
         import random
 
-        from vision.simulator.audit import AuditFilm, audit_counts
+        from vision.simulator.audit import AUDIT_AFTER_NS, AuditFilm, audit_counts
         from vision.simulator.nerts import ground_truth_log
 
         header, _ = ground_truth_log(self.sim)

@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--out {out}: cannot make this folder ({exc.strerror}); choose another")
     from vision.simulator.camera import CameraModel
     from vision.simulator.nerts import ground_truth_log, simulate_nerts
-    from vision.simulator.output import write_simulation
+    from vision.simulator.output import Filmed, write_simulation
     from vision.simulator.render import TableRenderer
 
     try:
@@ -123,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _fail(str(exc))
+    scene: Filmed
     if game == "rummy_3_13":
         from vision.simulator.rummy import simulate_rummy
 
@@ -148,8 +149,13 @@ def run(args: argparse.Namespace) -> int:
             tricks = simulate_kierki(args.seed, seats=seats, split=args.designs, deals=args.deals)
         scene, truth = tricks.scene, (tricks.header, tricks.events)
     else:
+        from vision.simulator.audit import FilmedHand
+
         sim = simulate_nerts(args.seed, seats=seats, split=args.designs)
-        scene, truth = sim.scene, ground_truth_log(sim)
+        header, events = ground_truth_log(sim)
+        # The whole hand is followed by its end-of-hand audit (rules §12), as the kiosk films it.
+        filmed = FilmedHand(sim, header, events, random.Random(args.seed + 2))
+        scene, truth = filmed, (header, filmed.truth)
     renderer = TableRenderer(camera, surface=args.surface, rng=random.Random(args.seed + 1))
 
     def progress(n: int, total: int) -> None:

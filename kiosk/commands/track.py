@@ -196,9 +196,13 @@ def run(args: argparse.Namespace) -> int:
         unseen = sum(1 for e in result.events if e.type == "unseen_play")
         # Cards a pile proves went on, whose seat no layout named: the end-of-hand audit counts them.
         unseen_note = f" (and {unseen} unseen, credited to no seat)" if unseen else ""
+        counts = [e for e in result.events if e.type == "count"]
+        counted = ", ".join(f"{e.seat} {e.get('foundation')}+{e.get('nerts', '?')}" for e in counts)
+        # The camera's end-of-hand audit (rules §12): foundation cards + Nerts cards left, per seat.
+        audit = f"; audit (foundation+Nerts) {counted}" if counts else ""
         print(
             f"{result.frames} frames: {plays} foundation plays{unseen_note}, {moves} moves, "
-            f"{tops} Nerts tops -> {out}"
+            f"{tops} Nerts tops{audit} -> {out}"
         )
     else:
         print(f"{result.frames} frames: {len(result.events)} events -> {out}")

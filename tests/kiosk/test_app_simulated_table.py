@@ -92,7 +92,7 @@ def test_the_simulated_game_carries_on_the_hand_in_play_or_deals_the_next() -> N
 
 
 def test_a_later_hand_is_filmed_and_pressed_on_the_session_clock_after_the_last() -> None:
-    from kiosk.app.simulated_table import BUTTON_DELAY_NS, SimulatedGame
+    from kiosk.app.simulated_table import BUTTON_DELAY_NS, BUTTON_EVENTS, SimulatedGame
     from kiosk.games.referee import TableEvent
 
     game = SimulatedGame(5, size=(320, 180), fps=5.0, pace=1_000.0)
@@ -100,14 +100,19 @@ def test_a_later_hand_is_filmed_and_pressed_on_the_session_clock_after_the_last(
     table.base_ns = 7 * S
     table.open()
     out: list[TableEvent] = []
+    batch: list[TableEvent] = []
     while not out:
         frame = table.read()
         assert frame is not None
         assert frame.t_ns >= 7 * S + 43 * S  # base + the hand's offset (40 s + the gap)
-        out = [e for e in table(frame) if e.type == "hand_start"]
+        batch = table(frame)
+        out = [e for e in batch if e.type == "hand_start"]
     go = table.buttons[0].t_ns
     assert out[0].t_ns == 7 * S + table.offset_ns + go
-    assert frame.t_ns - out[0].t_ns >= BUTTON_DELAY_NS
+    # Held back behind the frames, unless the camera saw something happen after it first (a Nerts
+    # pile's top turned up): a press goes into the log before the events that follow it.
+    later = [e for e in batch if e.t_ns > out[0].t_ns and e.type not in BUTTON_EVENTS]
+    assert frame.t_ns - out[0].t_ns >= BUTTON_DELAY_NS or later
 
 
 def test_labels_outside_the_game_s_deck_reach_the_tracker_as_unknown() -> None:

@@ -105,3 +105,35 @@ def test_track_a_simulated_video(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert header.seats == ("Ana", "Ben", "Cal", "Dee")
     assert events[0].type == "hand_start" and events[-1].type == "hand_end"
     assert "calibration from markers [0, 1, 2, 3]" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_a_whole_simulated_hand_is_tracked_and_scored_by_its_audit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``kiosk simulate nerts`` films a whole hand and its end-of-hand audit; ``kiosk track`` with the
+    hand's buttons (the call among them) follows the play, counts the audit after the call, and the
+    log it writes referees to the hand's true scores, at a Raspberry Pi camera's 10 fps."""
+    pytest.importorskip("onnxruntime")
+    from kiosk.replay import replay_events
+    from vision.errors import ModelError
+    from vision.recognizer import Recognizer
+
+    try:
+        Recognizer.load_for_video()
+    except ModelError:
+        pytest.skip("no recognizer model installed")
+    sim = tmp_path / "sim"
+    argv = ["simulate", "nerts", "--seed", "5", "--out", str(sim), "--fps", "10", "--format", "avi"]
+    assert main(argv) == 0
+    truth_header, truth = read_table_log(sim / "truth.jsonl")
+    counts = [e for e in truth if e.type == "count"]
+    assert len(counts) == 4 and max(e.t_ns for e in truth) == counts[0].t_ns, "scored after the audit"
+    log = tmp_path / "log.jsonl"
+    assert main(["track", str(sim), "--buttons", str(sim / "truth.jsonl"), "--out", str(log)]) == 0
+    assert "audit (foundation+Nerts)" in capsys.readouterr().out
+    header, events = read_table_log(log)
+    tracked = {e.seat: (e.get("foundation"), e.get("nerts")) for e in events if e.type == "count"}
+    assert tracked == {e.seat: (e.get("foundation"), e.get("nerts")) for e in counts}
+    assert any(e.type == "foundation_play" for e in events)
+    assert replay_events(header, events).hands == replay_events(truth_header, truth).hands

@@ -14,8 +14,10 @@ drawn: the camera counts only once a phase has been still for a while):
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from kiosk.games.nerts_referee import NertsReferee
 from kiosk.games.referee import LogHeader, TableEvent
@@ -29,6 +31,8 @@ from vision.simulator.scene import PileCard, TableScene, squared
 
 __all__ = [
     "AuditFilm",
+    "FilmedHand",
+    "AUDIT_AFTER_NS",
     "AUDIT_PHASES",
     "AUDIT_COLUMNS",
     "audit_poses",
@@ -44,6 +48,8 @@ AUDIT_PHASES: tuple[tuple[str, int], ...] = (
     ("nerts", 1_200_000_000),
 )
 """The audit's phases and how long each lasts on the simulated table."""
+AUDIT_AFTER_NS = 1_000_000_000
+"""From the hand's last move to the start of its audit (the players stop and clear the table)."""
 AUDIT_COLUMNS = 8
 """Cards in one row of a seat's audit grid (a 4-seat mat's side takes eight cards side by side)."""
 AUDIT_PITCH_MM = (CARD_W_MM + 7.0, CARD_H_MM + 7.0)
@@ -144,3 +150,41 @@ def audit_frames(
         if timing.t_ns >= film.end_ns:
             return
         yield film.render(renderer, timing)
+
+
+class FilmedHand:
+    """A Nerts hand and its audit, filmed one after the other (``kiosk simulate nerts``): the hand's
+    scene until :data:`AUDIT_AFTER_NS` after its last move, then the audit, then the cleared table for
+    half a second. :attr:`truth` is the hand's true log with the counts and the hand's end moved to the
+    audit's end (the counts are what the audit shows; the hand is scored once they are in)."""
+
+    def __init__(self, sim: Any, header: LogHeader, truth: Sequence[TableEvent], rng: random.Random) -> None:
+        self.scene: TableScene = sim.scene
+        self.layout = sim.scene.layout
+        self.designs = sim.scene.designs
+        counts = audit_counts(header, truth)
+        self.film = AuditFilm(self.layout, self.designs, counts, self.scene.end_ns + AUDIT_AFTER_NS, rng)
+        self.end_ns = self.film.end_ns + 500_000_000
+        self.truth = [
+            dataclasses.replace(e, t_ns=self.film.end_ns) if e.type in ("count", "hand_end") else e
+            for e in truth
+        ]
+
+    def frames(
+        self,
+        renderer: TableRenderer,
+        *,
+        start_ns: int = 0,
+        end_ns: int | None = None,
+        rng: random.Random | None = None,
+    ) -> Iterator[Frame]:
+        """Renders every frame from ``start_ns`` until ``end_ns`` (default: the audit's end)."""
+        self.scene.reset()
+        end = self.end_ns if end_ns is None else end_ns
+        for timing in renderer.camera.timings(start_ns=start_ns, rng=rng or random.Random(1)):
+            if timing.t_ns > end:
+                return
+            if timing.t_ns >= self.film.start_ns:
+                yield self.film.render(renderer, timing)[1]
+            else:
+                yield self.scene.render(renderer, timing)

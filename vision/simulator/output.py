@@ -20,16 +20,18 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 
 from kiosk.tablelog import write_table_log
+from vision.cardart import CardDesign
 from vision.events import Frame
+from vision.layout import TableLayout
 from vision.simulator.camera import CameraModel
 from vision.simulator.render import TableRenderer
 from vision.simulator.scene import TableScene
@@ -37,6 +39,7 @@ from vision.simulator.scene import TableScene
 __all__ = [
     "VIDEO_FORMATS",
     "SimulationFiles",
+    "Filmed",
     "write_simulation",
     "live_frames",
     "read_frame_times",
@@ -50,6 +53,26 @@ VIDEO_FORMATS = ("mp4", "avi", "png", "jpg")
 FRAMES_FILE = "frames.jsonl"
 TABLE_FILE = "table.json"
 TRUTH_FILE = "truth.jsonl"
+
+
+class Filmed(Protocol):
+    """What :func:`write_simulation` films: a :class:`TableScene`, or a hand with its audit
+    (:class:`vision.simulator.audit.FilmedHand`)."""
+
+    layout: TableLayout
+    designs: Mapping[str, CardDesign]
+
+    @property
+    def end_ns(self) -> int: ...
+
+    def frames(
+        self,
+        renderer: TableRenderer,
+        *,
+        start_ns: int = 0,
+        end_ns: int | None = None,
+        rng: random.Random | None = None,
+    ) -> Iterator[Frame]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +132,7 @@ class _Sink:
 
 def write_simulation(
     folder: Path,
-    scene: TableScene,
+    scene: Filmed,
     renderer: TableRenderer,
     *,
     game: str,
