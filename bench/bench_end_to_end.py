@@ -41,8 +41,9 @@ from bench_options import add_detector_side  # noqa: E402
 from kiosk.games.referee import TableEvent  # noqa: E402
 from vision.calibration import Calibration, calibrate  # noqa: E402
 from vision.events import Frame  # noqa: E402
+from vision.simulator.audit import audit_counts, count_filmed_audit  # noqa: E402
 from vision.simulator.camera import CameraModel  # noqa: E402
-from vision.simulator.evaluate import HandScore, cut_logs, score_hand  # noqa: E402
+from vision.simulator.evaluate import HandScore, cut_logs, score_hand, score_with_audit  # noqa: E402
 from vision.simulator.nerts import ground_truth_log, simulate_nerts  # noqa: E402
 from vision.simulator.noise import perturb  # noqa: E402
 from vision.simulator.render import TableRenderer  # noqa: E402
@@ -52,6 +53,10 @@ CPU_SECONDS = [0.0]
 """CPU seconds of recognizer plus tracker over all hands read from pixels."""
 
 
+AUDIT = [0, 0, 0]
+"""With ``--audit``: counts right, counts, hands whose audited scores equal the truth's."""
+
+
 def run_hand(
     seed: int,
     mode: str,
@@ -59,6 +64,7 @@ def run_hand(
     camera: CameraModel,
     max_seconds: float | None,
     designs: str = "heldout",
+    audit: bool = False,
 ) -> tuple[HandScore, int, float, float]:
     sim = simulate_nerts(seed, split=designs)
     renderer = TableRenderer(camera, rng=random.Random(seed + 1))
@@ -107,6 +113,16 @@ def run_hand(
         # every play seen after the cut would count as false.
         truth, events = cut_logs(truth, events, end - 2_000_000_000, end)
     piles = {p.pid: (p.x, p.y) for p in tracker.piles}
+    if audit:
+        # The end-of-hand audit filmed after the hand's last frame on its own table, read and counted.
+        counts = audit_counts(header, truth)
+        at, rng_a = end + 500_000_000, random.Random(seed + 4)
+        lay, rec = sim.layout, recognizer
+        counted, _ = count_filmed_audit(lay, sim.designs, counts, renderer, calibration, rec, at, rng_a)
+        seen = {e.seat: (e.get("foundation"), e.get("nerts")) for e in counted}
+        AUDIT[0] += sum(seen.get(s, (None, None))[k] == counts[s][k] for s in counts for k in (0, 1))
+        AUDIT[1] += 2 * len(counts)
+        AUDIT[2] += score_with_audit(header, truth, events, counted, piles).scores_equal
     return score_hand(header, truth, events, piles), frames, t_rec, t_trk
 
 
@@ -238,6 +254,11 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=None, help="cut each hand after this many seconds")
     ap.add_argument("--model-dir", default=None)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument(
+        "--audit",
+        action="store_true",
+        help="film each Nerts hand's end-of-hand audit after it, count it and score the hands with it too",
+    )
     ap.add_argument("--fps", type=float, default=60.0, help="the camera's frame rate (default 60)")
     ap.add_argument(
         "--closer-every",
@@ -255,6 +276,8 @@ def main() -> int:
         help="card designs (default: held out of the recognizer's training; 'train' only to diagnose)",
     )
     args = ap.parse_args()
+    if args.audit and (args.sightings != "recognizer" or args.game != "nerts"):
+        ap.error("--audit is Nerts' end-of-hand audit, read by the recognizer (--sightings recognizer)")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     import cv2
@@ -288,7 +311,9 @@ def main() -> int:
     for k in range(args.hands):
         seed = args.first_seed + k
         t = time.perf_counter()
-        sc, n, tr_, tt = run_hand(seed, args.sightings, recognizer, camera, args.seconds, args.designs)
+        sc, n, tr_, tt = run_hand(
+            seed, args.sightings, recognizer, camera, args.seconds, args.designs, args.audit
+        )
         scores.append(sc)
         total_frames += n
         rec_s += tr_
@@ -325,6 +350,7 @@ def main() -> int:
         + (f" --fps {args.fps:g}" if args.fps != 60.0 else "")
         + (f" --designs {args.designs}" if args.designs != "heldout" else "")
         + (f" --model-dir {args.model_dir}" if args.model_dir else "")
+        + (" --audit" if args.audit else "")
     )
     print(
         f"camera: {camera.width}x{camera.height} @ {camera.fps:g} fps, {camera.shutter} shutter "
@@ -342,7 +368,12 @@ def main() -> int:
             f"within stated err: {covered}/{len(errs)} = {100 * covered / len(errs):.1f} %"
         )
     print(f"race rulings agreeing where decidable: {agree}/{dec}")
-    print(f"hands with final scores equal to the truth: {equal}/{len(scores)}")
+    print(f"hands with final scores equal to the truth: {equal}/{len(scores)} (live tracking alone)")
+    if args.audit:
+        print(
+            f"with the camera's end-of-hand audit (rules §12): counts right {AUDIT[0]}/{AUDIT[1]}; "
+            f"hands with final scores equal to the truth {AUDIT[2]}/{len(scores)}"
+        )
     if args.sightings == "recognizer":
         print(
             f"throughput, recognizer + tracker on one thread: "

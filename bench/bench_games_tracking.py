@@ -36,6 +36,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -43,6 +44,7 @@ import numpy as np  # noqa: E402
 
 from kiosk.games.referee import LogHeader, TableEvent  # noqa: E402
 from kiosk.replay import replay_events  # noqa: E402
+from kiosk.tablelog import LogFormatError  # noqa: E402
 from vision.simulator.camera import CameraModel  # noqa: E402
 from vision.simulator.noise import FACES  # noqa: E402
 from vision.simulator.scene import TableScene  # noqa: E402
@@ -133,6 +135,16 @@ def run_tracker(
     return run, time.perf_counter() - t
 
 
+def tracked_hands(header: LogHeader, log: list[TableEvent], label: str) -> Any:
+    """The scores refereed from a tracked log, or None (said on a line) when the referee refuses the
+    log: the figures of the other deals and games still come."""
+    try:
+        return replay_events(header, log).hands
+    except LogFormatError as exc:
+        print(f"{label}: the referee refuses the tracked log: {exc}")
+        return None
+
+
 def bench_kierki(seed: int, camera: CameraModel, verbose: bool) -> list[bool]:
     from vision.simulator.kierki import BUTTON_EVENTS
     from vision.simulator.tricks import simulate_kierki
@@ -152,10 +164,10 @@ def bench_kierki(seed: int, camera: CameraModel, verbose: bool) -> list[bool]:
             sim.scene, tracker, camera, buttons, seed, start_ns=start - 200_000_000, end_ns=end
         )
         before = [e for e in sim.events if e.t_ns < start]
-        tracked_rep = replay_events(LogHeader("kierki", sim.header.seats, {}), before + run.log)
-        tracked = tracked_rep.hands[number - 1] if len(tracked_rep.hands) >= number else None
-        camera_truth = [e for e in truth if e.type not in BUTTON_EVENTS]
         label = f"Kierki seed {seed} deal {number} ({kind})"
+        hands = tracked_hands(LogHeader("kierki", sim.header.seats, {}), before + run.log, label)
+        tracked = hands[number - 1] if hands is not None and len(hands) >= number else None
+        camera_truth = [e for e in truth if e.type not in BUTTON_EVENTS]
         out.append(report(label, camera_truth, run, true_rep.hands[number - 1], tracked, secs, verbose))
     return out
 
@@ -168,10 +180,10 @@ def bench_rummy(seed: int, camera: CameraModel, verbose: bool) -> list[bool]:
     tracker = RummyTracker(sim.layout, camera_calibration(camera))
     run, secs = run_tracker(sim.scene, tracker, camera, sim.buttons(), seed)
     true_rep = replay_events(sim.header, sim.events)
-    tracked_rep = replay_events(sim.header, run.log)
     size = len(next(e for e in sim.events if e.type == "show").data["cards"])
     label = f"3-13 seed {seed} hand of {size} cards"
-    return [report(label, sim.camera_events(), run, true_rep.hands, tracked_rep.hands, secs, verbose)]
+    tracked = tracked_hands(sim.header, run.log, label)
+    return [report(label, sim.camera_events(), run, true_rep.hands, tracked, secs, verbose)]
 
 
 def bench_gnoming(seed: int, camera: CameraModel, verbose: bool) -> list[bool]:
@@ -183,9 +195,9 @@ def bench_gnoming(seed: int, camera: CameraModel, verbose: bool) -> list[bool]:
     tracker = GnomingTracker(sim.layout, camera_calibration(camera))
     run, secs = run_tracker(sim.scene, tracker, camera, sim.buttons(), seed, faces=GNOMING_TOKENS)
     true_rep = replay_events(sim.header, sim.events)
-    tracked_rep = replay_events(sim.header, run.log)
     label = f"Gnoming seed {seed} round"
-    return [report(label, sim.camera_events(), run, true_rep.hands, tracked_rep.hands, secs, verbose)]
+    tracked = tracked_hands(sim.header, run.log, label)
+    return [report(label, sim.camera_events(), run, true_rep.hands, tracked, secs, verbose)]
 
 
 def main() -> int:

@@ -67,12 +67,17 @@ from bench_options import add_detector_side  # noqa: E402
 
 from kiosk.games.referee import LogHeader, TableEvent  # noqa: E402
 from kiosk.replay import replay_events  # noqa: E402
-from vision.audit import AuditWatcher  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.events import Frame  # noqa: E402
-from vision.simulator.audit import audit_counts, audit_frames  # noqa: E402
+from vision.simulator.audit import audit_counts, count_filmed_audit  # noqa: E402
 from vision.simulator.camera import CameraModel  # noqa: E402
-from vision.simulator.evaluate import cut_logs, match_window, merged_log, score_hand  # noqa: E402
+from vision.simulator.evaluate import (  # noqa: E402
+    cut_logs,
+    match_window,
+    merged_log,
+    score_hand,
+    score_with_audit,
+)
 from vision.simulator.nerts import ground_truth_log, simulate_nerts  # noqa: E402
 from vision.simulator.noise import perturb  # noqa: E402
 from vision.simulator.render import TableRenderer  # noqa: E402
@@ -283,7 +288,7 @@ RECOGNIZER: list[Any] = []
 def audit_hand(seed: int, d: dict[str, Any], truth: list[TableEvent], model: Path | None) -> list[TableEvent]:
     """The ``count`` events the camera makes of the hand's end-of-hand audit: the audit filmed on the
     hand's own table (same designs, surface, light and camera) after its last frame, read by the
-    recognizer (which tells the empty table) and counted by :class:`AuditWatcher`."""
+    recognizer and counted (:func:`count_filmed_audit`)."""
     from vision.game_faces import game_faces
     from vision.recognizer import Recognizer
 
@@ -292,18 +297,16 @@ def audit_hand(seed: int, d: dict[str, Any], truth: list[TableEvent], model: Pat
     counts = audit_counts(d["header"], truth)
     sim = simulate_nerts(seed, split="heldout")
     renderer = TableRenderer(CAMERA, rng=random.Random(seed + 1))
-    watcher = AuditWatcher(d["layout"], d["cal"])
-    out: list[TableEvent] = []
     start = d["end_ns"] + AUDIT_START_NS
-    for _, frame in audit_frames(sim.layout, sim.designs, counts, renderer, start, random.Random(seed + 4)):
-        out += watcher.feed(frame, RECOGNIZER[0].recognize(frame.image))
-    out += watcher.finish()
+    out, phase = count_filmed_audit(
+        sim.layout, sim.designs, counts, renderer, d["cal"], RECOGNIZER[0], start, random.Random(seed + 4)
+    )
     seen = {e.seat: (e.get("foundation"), e.get("nerts")) for e in out}
     right = sum(seen.get(s, (None, None))[k] == counts[s][k] for s in counts for k in (0, 1))
     AUDIT[3] += right
     AUDIT[4] += 2 * len(counts)
     if right < 2 * len(counts):
-        print(f"    audit: true (foundation, nerts) {counts}, counted {seen} (phase {watcher.phase})")
+        print(f"    audit: true (foundation, nerts) {counts}, counted {seen} (phase {phase})")
     return out
 
 
@@ -341,11 +344,7 @@ def diagnose(
     piles = {p.pid: (p.x, p.y) for p in tracker.piles}
     sc = score_hand(d["header"], truth, events, piles)
     if audit:
-        counted = audit_hand(seed, d, truth, model)
-        # The hand is scored once the audit is counted: its end (a button) comes after the counts.
-        end = max((e.t_ns for e in counted), default=d["end_ns"]) + 1
-        truth_a = [replace(e, t_ns=end) if e.type == "hand_end" else e for e in truth]
-        sa = score_hand(d["header"], truth_a, events + counted, piles)
+        sa = score_with_audit(d["header"], truth, events, audit_hand(seed, d, truth, model), piles)
         seats_a = sum(sa.tracked_scores.get(s) == x for s, x in sa.true_scores.items())
         AUDIT[0] += seats_a
         AUDIT[1] += len(sa.true_scores)

@@ -39,6 +39,7 @@ __all__ = [
     "audit_counts",
     "audit_events",
     "audit_frames",
+    "count_filmed_audit",
 ]
 
 AUDIT_PHASES: tuple[tuple[str, int], ...] = (
@@ -188,3 +189,26 @@ class FilmedHand:
                 yield self.film.render(renderer, timing)[1]
             else:
                 yield self.scene.render(renderer, timing)
+
+
+def count_filmed_audit(
+    layout: TableLayout,
+    designs: Mapping[str, CardDesign],
+    counts: Mapping[str, tuple[int, int]],
+    renderer: TableRenderer,
+    calibration: Any,
+    recognizer: Any,
+    start_ns: int,
+    rng: random.Random,
+) -> tuple[list[TableEvent], str]:
+    """Films the audit of ``counts`` from ``start_ns`` on the table ``renderer`` filmed the hand with,
+    reads it with ``recognizer`` (which tells the empty table) and counts it with
+    :class:`vision.audit.AuditWatcher`: the ``count`` events it wrote, and the phase it ended in."""
+    from vision.audit import AuditWatcher
+
+    watcher = AuditWatcher(layout, calibration)
+    out: list[TableEvent] = []
+    for _, frame in audit_frames(layout, designs, counts, renderer, start_ns, rng):
+        out += watcher.feed(frame, recognizer.recognize(frame.image))
+    out += watcher.finish()
+    return out, watcher.phase

@@ -21,6 +21,7 @@ Glossary:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +30,16 @@ from typing import Any
 from kiosk.games.referee import LogHeader, TableEvent
 from kiosk.replay import replay_events
 
-__all__ = ["MATCH_NS", "MATCH_MAX_NS", "match_window", "HandScore", "score_hand", "merged_log", "cut_logs"]
+__all__ = [
+    "MATCH_NS",
+    "MATCH_MAX_NS",
+    "match_window",
+    "HandScore",
+    "score_hand",
+    "score_with_audit",
+    "merged_log",
+    "cut_logs",
+]
 
 MATCH_NS = 150_000_000
 MATCH_MAX_NS = 1_000_000_000
@@ -267,6 +277,20 @@ def score_hand(
     sc.scores_equal = bool(sc.true_scores) and sc.true_scores == sc.tracked_scores
     _compare_races(sc, true_rep.rulings, track_rep.rulings, t_plays, k_plays, tie_window_ms)
     return sc
+
+
+def score_with_audit(
+    header: LogHeader,
+    truth: Sequence[TableEvent],
+    tracked: Sequence[TableEvent],
+    counted: Sequence[TableEvent],
+    tracked_piles: Mapping[str, tuple[float, float]],
+) -> HandScore:
+    """:func:`score_hand` with the camera's end-of-hand audit (``counted``: its ``count`` events): the
+    hand is scored once the counts are in, so its end (a button) moves after them."""
+    end = max((e.t_ns for e in counted), default=max((e.t_ns for e in truth), default=0)) + 1
+    moved = [dataclasses.replace(e, t_ns=max(e.t_ns, end)) if e.type == "hand_end" else e for e in truth]
+    return score_hand(header, moved, [*tracked, *counted], tracked_piles)
 
 
 def _nearest(truth: list[TableEvent], k: TableEvent) -> str:
