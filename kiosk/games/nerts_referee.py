@@ -1088,6 +1088,8 @@ class NertsReferee(Referee):
             hand_over=self.hands_played > 0 and (hand is None or hand.phase != "play"),
             game_over=self.over,
             winners=tuple(self.seats[w] for w in self.winners),
+            audit=self.opts.attribution_source == "audit_if_available" and hand is not None
+            and not hand.tracked and hand.phase in ("called", "stalemate") and not hand.counts,
         )
 
     def _nerts_known(self, hand: _Hand | None, seat: int) -> int | None:

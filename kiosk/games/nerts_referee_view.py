@@ -76,6 +76,9 @@ class NertsTableView:
     """No card may be played in this hand any more (called, stalemate, or closed)."""
     game_over: bool
     winners: tuple[str, ...]
+    audit: bool = False
+    """The hand is over and waits for its end-of-hand audit (§12, ``attribution_source =
+    audit_if_available``, a hand followed by the camera): the players spread their cards for it."""
 
     @property
     def foundation_counts(self) -> tuple[int, ...]:

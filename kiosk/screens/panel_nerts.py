@@ -5,7 +5,9 @@ Top: the shared foundations, one card per pile showing its top face, with the
 pile's card count (a King-complete pile is dimmed). Below: one row per seat
 with its foundation count F (cards of its deck on the piles), its Nerts-pile
 count N (counted as cards leave), "stuck" when it declared so, and its
-running total. The rulings, with their measured gaps, are drawn beside this
+running total. Once the hand is called, the foundations' heading tells the
+players to spread their cards for the end-of-hand audit (rules §12), which the
+camera counts. The rulings, with their measured gaps, are drawn beside this
 panel by :mod:`kiosk.screens.play`.
 """
 
@@ -19,7 +21,10 @@ from kiosk.games.nerts_referee_view import NertsPileView, NertsTableView
 from kiosk.games.referee import RefereeReport
 from kiosk.screens.widgets import card_chip, card_glyph
 
-__all__ = ["draw_panel"]
+__all__ = ["draw_panel", "AUDIT_PROMPT"]
+
+AUDIT_PROMPT = "Audit: clear the table; spread your foundation cards face down, then your Nerts cards"
+"""Shown once a hand is called (or stalls) and before its audit is counted."""
 
 
 def draw_panel(
@@ -44,8 +49,16 @@ def _foundations(p: Painter, rect: pygame.Rect, view: NertsTableView, lay: Layou
     heading = f"Foundations ({len(piles)})" if piles else "Foundations: none yet"
     if view.resets:
         heading += f" · resets {view.resets}"
-    p.fit(heading, pygame.Rect(rect.left, rect.top, rect.width, label_h), label_px, pal.dim, "midleft")
-    area = pygame.Rect(rect.left, rect.top + label_h, rect.width, rect.height - label_h)
+    if view.audit:
+        # What the players do next (rules §12): the camera counts the backs (vision/audit.py).
+        # The hand is over: the piles matter less than what to do now, so the prompt may take the area.
+        lines = max(1, min(4, rect.height // max(1, label_h)))
+        prompt = pygame.Rect(rect.left, rect.top, rect.width, lines * label_h)
+        used = p.wrap(AUDIT_PROMPT, prompt, label_px, pal.accent, lines)
+    else:
+        p.fit(heading, pygame.Rect(rect.left, rect.top, rect.width, label_h), label_px, pal.dim, "midleft")
+        used = label_h
+    area = pygame.Rect(rect.left, rect.top + used, rect.width, rect.height - used)
     if not piles or area.height <= 0:
         return
     gap = lay.margin

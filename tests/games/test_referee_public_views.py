@@ -87,9 +87,11 @@ def test_nerts_view_after_the_call_and_after_the_hand() -> None:
     view = public(ref, NertsTableView)
     assert (view.phase, view.hand_over, view.caller) == ("called", True, "Cal")
     assert view.seats[2].nerts_count == 0
+    assert view.audit, "called, not yet counted: the players spread their cards for the audit"
     ref, _ = fed("nerts", index_of(events, "hand_end"))
     counted = public(ref, NertsTableView)
     assert [s.nerts_count for s in counted.seats] == [10, 8, 0, 2], "the seats' own counts win"
+    assert not counted.audit
     ref, _ = fed("nerts", index_of(events, "hand_end") + 1)
     closed = public(ref, NertsTableView)
     assert (closed.phase, closed.hand_over, closed.foundations, closed.caller) == ("deal", True, (), "Cal")

@@ -113,3 +113,16 @@ def test_the_3_13_caller_button_logs_draw_then_discard_and_speaks_them(tmp_path:
     calls = [e.data.get("call") for e in app.session.store.events() if e.type == "call"]
     assert calls == ["draw", "discard"]
     assert [c for c in app.sounds.played if c in ("draw", "discard")] == ["draw", "discard"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_nerts_asks_for_the_audit_after_the_call(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Once "Nerts!" is called the screen tells the players to spread their cards for the end-of-hand
+    audit (rules §12) the camera counts; the layout still fits every screen size."""
+    from kiosk.screens.panel_nerts import AUDIT_PROMPT
+
+    app, p = replay_until(tmp_path, "nerts", size, after="call")
+    shown = " ".join(p.texts())
+    assert "Audit:" in shown and "Nerts cards" in shown, "the whole prompt, wrapped, not cut short"
+    assert AUDIT_PROMPT.split()[-1] in shown
+    check_layout(p)
