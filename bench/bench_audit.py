@@ -9,7 +9,7 @@ thread, process CPU time).
 
 Usage::
 
-    python bench/bench_audit.py --tables 30 --first-seed 100 --most 30 [--fps 20]
+    python bench/bench_audit.py --tables 30 --first-seed 100 --most 30 [--fps 20] [--resolution 1920x1080]
 """
 
 from __future__ import annotations
@@ -40,9 +40,11 @@ def main() -> int:
     ap.add_argument("--first-seed", type=int, default=100)
     ap.add_argument("--most", type=int, default=30, help="the most cards a seat lays in one grid")
     ap.add_argument("--fps", type=float, default=20.0, help="frames per second (default 20: the kiosk's)")
+    ap.add_argument("--resolution", default="1280x720", help="the camera's WIDTHxHEIGHT (default 1280x720)")
     args = ap.parse_args()
+    width, height = (int(v) for v in args.resolution.lower().split("x"))
     camera = CameraModel(
-        width=1280, height=720, fps=args.fps, shutter="rolling", readout_ms=12.0, exposure_ms=4.0
+        width=width, height=height, fps=args.fps, shutter="rolling", readout_ms=12.0, exposure_ms=4.0
     )
     recognizer = Recognizer.load_for_video(threads=1).only(game_faces("nerts", {}))
     right = total = 0
@@ -80,7 +82,7 @@ def main() -> int:
     print()
     print(
         f"command: python bench/bench_audit.py --tables {args.tables} --first-seed {args.first_seed} "
-        f"--most {args.most} --fps {args.fps:g}"
+        f"--most {args.most} --fps {args.fps:g} --resolution {args.resolution}"
     )
     print(f"counts right {right}/{total} ({100 * right / max(1, total):.1f} %); largest miss {worst} cards")
     if cpu_ms:

@@ -5,8 +5,8 @@ in a non-overlapping grid in front of it, gathers them, and spreads its remainin
 same way. The camera counts the backs (:mod:`vision.audit`); the counts override live tracking
 (``attribution_source = audit_if_available``, the default).
 
-The simulated audit is four still phases, each seat's cards laid at once (the players' hands are not
-drawn: the camera counts only once a phase has been still for a while):
+The simulated audit is four phases; in each grid phase every seat's cards appear a third at a time,
+then lie still (the players' hands are not drawn: the camera counts only once the counts have held):
 
 >>> [(name, round(d / 1e9, 1)) for name, d in AUDIT_PHASES]
 [('clear', 0.6), ('foundation', 1.2), ('clear', 0.6), ('nerts', 1.2)]
@@ -15,6 +15,7 @@ drawn: the camera counts only once a phase has been still for a while):
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -49,6 +50,11 @@ AUDIT_PHASES: tuple[tuple[str, int], ...] = (
     ("nerts", 1_200_000_000),
 )
 """The audit's phases and how long each lasts on the simulated table."""
+LAYING_STEPS = (1 / 3, 2 / 3, 1.0)
+"""A grid shows a third of its cards, then two thirds, then all of them (the players lay them by hand:
+the counts change, and the camera waits for them to hold)."""
+LAYING_STEP_NS = 200_000_000
+"""How long each partly laid grid shows."""
 AUDIT_AFTER_NS = 1_000_000_000
 """From the hand's last move to the start of its audit (the players stop and clear the table)."""
 AUDIT_COLUMNS = 8
@@ -107,19 +113,26 @@ class AuditFilm:
         self.start_ns = start_ns
         self.counts = dict(counts)
         self.phases: list[tuple[str, int, TableScene]] = []
-        """Each phase's name, end time and still scene."""
+        """Each phase's name, end time and still scene (a grid phase has several: the grids as they
+        are laid, then laid)."""
         t = start_ns
         for name, duration in AUDIT_PHASES:
-            piles: dict[tuple[str | None, str, int], list[PileCard]] = {}
+            laid: dict[str, list[Pose]] = {}
             if name != "clear":
                 for seat, (f, n) in counts.items():
-                    poses = audit_poses(layout, seat, f if name == "foundation" else n, rng)
-                    for k, pose in enumerate(poses):
-                        piles[(seat, "audit", k)] = [PileCard("", False, pose, seat)]
-            scene = TableScene(layout, designs, piles, rng=random.Random(rng.getrandbits(32)))
-            scene.finish()
+                    laid[seat] = audit_poses(layout, seat, f if name == "foundation" else n, rng)
+            steps = LAYING_STEPS if name != "clear" else (1.0,)
+            for k, share in enumerate(steps):
+                piles: dict[tuple[str | None, str, int], list[PileCard]] = {}
+                for seat, poses in laid.items():
+                    for i, pose in enumerate(poses[: math.ceil(share * len(poses))]):
+                        piles[(seat, "audit", i)] = [PileCard("", False, pose, seat)]
+                scene = TableScene(layout, designs, piles, rng=random.Random(rng.getrandbits(32)))
+                scene.finish()
+                last = k == len(steps) - 1
+                end = t + duration if last else t + (k + 1) * LAYING_STEP_NS
+                self.phases.append((name, end, scene))
             t += duration
-            self.phases.append((name, t, scene))
         self.end_ns = t
         """When the last phase ends (the table stays cleared after it)."""
 
