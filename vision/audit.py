@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
-from vision.events import UNKNOWN, CardSighting, Frame
+from vision.events import BACK, UNKNOWN, CardSighting, Frame
 from vision.layout import CARD_H_MM, CARD_W_MM, TableLayout
 
 __all__ = ["BackCounter", "AuditWatcher", "FOREGROUND_LEVEL", "SPREAD_GAIN"]
@@ -41,7 +41,7 @@ the simulator's audit frames (1280 × 720, cards about 60 px long); a real table
 which a grid of known size under the kiosk's camera checks (see docs/simulator-and-tracker.md)."""
 EMPTY_NS = 300_000_000
 """The table is taken as empty (the reference the grids are measured against) once no card has been
-seen on it for this long."""
+seen on it for this long, and nothing card-sized has moved on it meanwhile (an arm clearing it)."""
 EMPTY_SIGHTINGS = 1
 """Named cards a frame of the empty table may still show: a card read for a frame where there is none
 (the recognizer's ``UNKNOWN`` sightings, a marker's pattern among them, do not count at all)."""
@@ -51,6 +51,9 @@ STILL_SHARE = 0.8
 """The share of the frames of the last :data:`STILL_NS` that must agree on every seat's count."""
 LAID_UNITS = 0.4
 """A patch of change smaller than this many card areas is no card (noise, a shadow, a crumb)."""
+GRID_BACKS = 2
+"""Backs the recognizer names in a frame of laid grids (it reads only some of them; a single one may be
+a misread)."""
 REFERENCE_FRAMES = 5
 """Empty frames whose per-pixel median is the reference (their sensor noise averages out)."""
 
@@ -163,11 +166,32 @@ class AuditWatcher:
         self.empty: NDArray[np.uint8] | None = None
         self._empty_frames: list[NDArray[np.uint8]] = []
         self._empty_since: int | None = None
+        self._first_empty: NDArray[np.uint8] | None = None
         self._history: list[tuple[int, tuple[int, ...]]] = []
         self.foundation: dict[str, int] | None = None
         self.nerts: dict[str, int] | None = None
         self._counted_ns = 0
         self._laid_since = 0
+        self.grids_seen = 0
+        """Grids laid since the table was first seen bare: runs of frames in which the recognizer names a
+        few backs, each ended by the table seen bare again (it tells the Nerts grids from the foundation
+        grids when the empty table was seen still too late to count the foundation grids)."""
+        self._backs_shown = False
+        self._bare = False
+        self._bare_since: int | None = None
+
+    def _follow_grids(self, t_ns: int, sightings: Sequence[CardSighting]) -> None:
+        if sum(c.card != UNKNOWN for c in sightings) <= EMPTY_SIGHTINGS:
+            # Bare for a while: the hand's cards are gone (its stock and Nerts piles showed backs too),
+            # or a grid was gathered. A frame or two with few cards read within a grid is not that.
+            self._bare_since = t_ns if self._bare_since is None else self._bare_since
+            if t_ns - self._bare_since >= EMPTY_NS:
+                self._bare, self._backs_shown = True, False
+            return
+        self._bare_since = None
+        if self._bare and not self._backs_shown and sum(c.card == BACK for c in sightings) >= GRID_BACKS:
+            self._backs_shown = True
+            self.grids_seen += 1
 
     def feed(self, frame: Frame, sightings: Sequence[CardSighting]) -> list[TableEvent]:
         image: Any = frame.image
@@ -175,6 +199,7 @@ class AuditWatcher:
             raise ValueError("the audit is counted from the frame's pixels: this frame has none")
         if self.phase == "done":
             return []
+        self._follow_grids(frame.t_ns, sightings)
         if self.phase == "empty":
             self._watch_empty(frame.t_ns, image, sightings)
             return []
@@ -202,6 +227,12 @@ class AuditWatcher:
             return []
         counted = dict(zip(self.counter.seats, key, strict=True))
         self._counted_ns = t
+        if self.phase == "foundation" and self.grids_seen >= 2:
+            # The foundation grids came and went before the bare table was seen: these are the Nerts
+            # grids, and the foundation counts stay unknown (the referee keeps live tracking for them).
+            self.nerts = counted
+            self.phase = "done"
+            return self._events()
         if self.phase == "foundation":
             self.foundation = counted
             self.phase = "cleared"
@@ -222,22 +253,35 @@ class AuditWatcher:
             self._empty_since = None
             self._empty_frames = []
             return
+        if self.counter is None:
+            h, w = image.shape[:2]
+            self.counter = BackCounter(self.layout, self.cal, w, h)
         if self._empty_since is None:
             self._empty_since = t_ns
+            self._first_empty = image
         self._empty_frames = (self._empty_frames + [image])[-REFERENCE_FRAMES:]
         if t_ns - self._empty_since < EMPTY_NS or len(self._empty_frames) < 2:
             return
+        assert self._first_empty is not None
+        if any(
+            a >= LAID_UNITS
+            for patches in self.counter.card_areas(image, self._first_empty).values()
+            for a in patches
+        ):
+            # No card named, but something card-sized moved (an arm clearing the table, a hand):
+            # not yet the empty table. Start again from this frame.
+            self._empty_since, self._first_empty, self._empty_frames = t_ns, image, [image]
+            return
         self.empty = np.median(np.stack(self._empty_frames), axis=0).astype(np.uint8)
-        h, w = image.shape[:2]
-        self.counter = BackCounter(self.layout, self.cal, w, h)
         self.phase = "foundation"
         self._history = []
 
     def _events(self) -> list[TableEvent]:
-        assert self.foundation is not None
         out = []
         for seat in self.layout.seats:
-            data: dict[str, Any] = {"foundation": self.foundation[seat]}
+            data: dict[str, Any] = {}
+            if self.foundation is not None:
+                data["foundation"] = self.foundation[seat]
             if self.nerts is not None:
                 data["nerts"] = self.nerts[seat]
             out.append(TableEvent("count", self._counted_ns - self.t0_ns, 0, seat, data))

@@ -185,3 +185,34 @@ def test_kiosk_track_counts_the_audit_after_the_call(
     assert {e.seat: (e.get("foundation"), e.get("nerts")) for e in logged} == counts
     assert [e.type for e in result.events][-1] == "hand_end"
     assert all(e.type in ("hand_start", "call", "count", "hand_end") for e in result.events)
+
+
+def test_an_arm_over_the_cleared_table_is_not_the_empty_table(
+    sim: NertsSimulation, recognizer: Recognizer
+) -> None:
+    """An arm still sweeping over the cleared table (no card in view) is not the empty table: measured
+    against it, the bare cloth where it lay would count as cards. Here it keeps the watcher from taking
+    the table as empty until the foundation grids are down; those are then never counted (their
+    foundation counts stay unknown, live tracking keeps them), and the next grids are known for the
+    Nerts grids by the grids seen before, never taken for the foundation grids."""
+    import cv2
+    import numpy as np
+
+    counts = {"Ana": (7, 2), "Ben": (3, 9), "Cal": (12, 0), "Dee": (5, 5)}
+    watcher: AuditWatcher | None = None
+    out: list[TableEvent] = []
+    first_clear: int | None = None
+    for name, frame in filmed(sim, counts, seed=4):
+        if watcher is None:
+            watcher = AuditWatcher(sim.layout, calibrate(frame.image))
+        image = frame.image
+        if name == "clear" and watcher.grids_seen == 0:
+            first_clear = frame.t_ns if first_clear is None else first_clear
+            # A sleeve sweeping across the near half of the mat while the table is cleared.
+            image = image.copy()
+            x = 300 + int((frame.t_ns - first_clear) / 1e6)
+            arm = np.array([[x, 720], [x + 110, 720], [x + 260, 420], [x + 170, 400]], np.int32)
+            cv2.fillPoly(image, [arm], (60, 90, 150))
+        out += watcher.feed(Frame(image, frame.t_ns), recognizer.recognize(image))
+    assert watcher is not None and watcher.phase == "done" and watcher.grids_seen == 2
+    assert {e.seat: e.data for e in out} == {s: {"nerts": n} for s, (_, n) in counts.items()}
