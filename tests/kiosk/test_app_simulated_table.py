@@ -22,6 +22,20 @@ from kiosk.app.simulated_table import BUTTON_EVENTS, SimulatedTable  # noqa: E40
 from kiosk.screens import PlayMode  # noqa: E402
 from tests.kiosk.app_support import FakeClock, S, make_app  # noqa: E402
 
+
+def app_on(tmp_path: Path, table: SimulatedTable, clock: FakeClock) -> tuple[Any, CameraWorker, Any]:
+    """A kiosk app playing the simulated ``table``'s game on ``clock``, its camera worker (frames are
+    handed to it one by one) and the queue the worker puts what it saw on."""
+    app = make_app(tmp_path, clock=clock)
+    app.start_session(table.header)
+    app.set_mode(PlayMode())
+    table.base_ns = app.origin_ns
+    events: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    worker = CameraWorker(table, table, events, retry_s=0.0)
+    table.open()
+    return app, worker, events
+
+
 SECONDS = 5.6
 """How much of the hand the test films (rendering is the slow part)."""
 
@@ -33,13 +47,7 @@ def test_the_first_seconds_of_a_simulated_hand_reach_the_referee(tmp_path: Path)
     assert truth, "the seed should play to the foundations early"
     assert all("deal" not in e.data for e in table.buttons), "a kiosk is not told the deal"
     clock = FakeClock()
-    app = make_app(tmp_path, clock=clock)
-    app.start_session(table.header)
-    app.set_mode(PlayMode())
-    table.base_ns = app.origin_ns
-    events: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    worker = CameraWorker(table, table, events, retry_s=0.0)
-    table.open()
+    app, worker, events = app_on(tmp_path, table, clock)
     while True:
         frame = table.read()
         if frame is None or frame.t_ns - table.base_ns > SECONDS * S:
@@ -143,13 +151,7 @@ def test_the_end_of_hand_audit_is_filmed_counted_and_scores_the_hand(tmp_path: P
     assert table.audit.counts == true_counts
     table.resume_from(table.audit.start_ns - S)
     clock = FakeClock()
-    app = make_app(tmp_path, clock=clock)
-    app.start_session(table.header)
-    app.set_mode(PlayMode())
-    table.base_ns = app.origin_ns
-    events: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    worker = CameraWorker(table, table, events, retry_s=0.0)
-    table.open()
+    app, worker, events = app_on(tmp_path, table, clock)
     while (frame := table.read()) is not None:
         worker._process(frame)
     seen = []

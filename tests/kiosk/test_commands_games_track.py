@@ -9,6 +9,7 @@ import pytest
 
 from kiosk.__main__ import main
 from kiosk.tablelog import read_table_log
+from tests.kiosk.test_commands_simulate_track import need_recognizer
 
 TINY = ["--seconds", "0.3", "--resolution", "320x180", "--fps", "10", "--format", "png"]
 
@@ -40,14 +41,7 @@ def test_bad_game_options_are_one_line_and_status_2(
 
 
 def test_track_with_the_kiosks_buttons(tmp_path: Path) -> None:
-    pytest.importorskip("onnxruntime")
-    from vision.errors import ModelError
-    from vision.recognizer import Recognizer
-
-    try:
-        Recognizer.load()
-    except ModelError:
-        pytest.skip("no recognizer model installed")
+    need_recognizer()
     sim = tmp_path / "sim"
     argv = ["simulate", "kierki", "--deals", "1", "--seed", "1", "--out", str(sim), "--seconds", "0.4"]
     assert main([*argv, "--fps", "10", "--format", "png"]) == 0

@@ -11,6 +11,18 @@ from kiosk.__main__ import main
 from kiosk.tablelog import read_table_log
 
 
+def need_recognizer() -> None:
+    """Skips a test that reads frames when this build has no recognizer model installed."""
+    pytest.importorskip("onnxruntime")
+    from vision.errors import ModelError
+    from vision.recognizer import Recognizer
+
+    try:
+        Recognizer.load_for_video()
+    except ModelError:
+        pytest.skip("no recognizer model installed")
+
+
 def test_simulate_writes_video_times_table_and_truth(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -71,14 +83,7 @@ def test_bad_input_is_one_line_and_status_2(
 
 
 def test_track_a_simulated_video(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("onnxruntime")
-    from vision.errors import ModelError
-    from vision.recognizer import Recognizer
-
-    try:
-        Recognizer.load()
-    except ModelError:
-        pytest.skip("no recognizer model installed")
+    need_recognizer()
     sim = tmp_path / "sim"
     assert (
         main(
@@ -114,15 +119,9 @@ def test_a_whole_simulated_hand_is_tracked_and_scored_by_its_audit(
     """``kiosk simulate nerts`` films a whole hand and its end-of-hand audit; ``kiosk track`` with the
     hand's buttons (the call among them) follows the play, counts the audit after the call, and the
     log it writes referees to the hand's true scores, at a Raspberry Pi camera's 10 fps."""
-    pytest.importorskip("onnxruntime")
     from kiosk.replay import replay_events
-    from vision.errors import ModelError
-    from vision.recognizer import Recognizer
 
-    try:
-        Recognizer.load_for_video()
-    except ModelError:
-        pytest.skip("no recognizer model installed")
+    need_recognizer()
     sim = tmp_path / "sim"
     argv = ["simulate", "nerts", "--seed", "5", "--out", str(sim), "--fps", "10", "--format", "avi"]
     assert main(argv) == 0
