@@ -19,6 +19,7 @@ from kiosk.app.commands import Command, Key
 from kiosk.app.mode import Mode
 from kiosk.app.paint import Painter
 from kiosk.app.theme import Layout, Palette
+from kiosk.games.nerts_referee_view import NertsTableView
 from kiosk.games.referee import Referee, RefereeReport, Ruling
 from kiosk.screens.widgets import ruling_lines, split, title_bar, touch_bar
 
@@ -135,6 +136,11 @@ class PlayMode(Mode):
         report = session.report()
         title = app.game_title()
         hands = len(report.hands)
+        view = session.referee.public_view()
+        if isinstance(view, NertsTableView) and view.phase in ("called", "stalemate"):
+            # A Nerts hand called but not yet ended (its audit under way) is scored in the report
+            # already; it is still the hand at the table.
+            hands -= 1
         right = "sound off" if app.sounds.muted else ""
         area = title_bar(p, lay, pal, f"{title}: hand {hands + (0 if report.finished else 1)}", right)
         area = touch_bar(

@@ -126,3 +126,13 @@ def test_nerts_asks_for_the_audit_after_the_call(tmp_path: Path, size: tuple[int
     assert "Audit:" in shown and "Nerts cards" in shown, "the whole prompt, wrapped, not cut short"
     assert AUDIT_PROMPT.split()[-1] in shown
     check_layout(p)
+
+
+def test_a_called_nerts_hand_is_still_the_hand_in_the_title(tmp_path: Path) -> None:
+    """The report scores a called hand before its end (the audit is under way): the title still names
+    that hand, not the next."""
+    _, p = replay_until(tmp_path, "nerts", (800, 480), after="call")
+    header, events = read_table_log(EXAMPLES / "nerts_example.jsonl")
+    call = next(i for i, e in enumerate(events) if e.type == "call")
+    hand = sum(1 for e in events[:call] if e.type == "hand_start")
+    assert f"Nerts: hand {hand}" in p.texts()
