@@ -326,7 +326,7 @@ class FrameTracking:
             "attribution_source", "audit_if_available"
         ) != "tracking_only"
         self._playing = True
-        """The tracker follows the play until the table is cleared for the audit."""
+        """The tracker follows the play, except from the table cleared for the audit until it is counted."""
 
     def press(self, event: TableEvent) -> None:
         """Adds a button pressed since (ignored unless it is one of the game's buttons)."""
@@ -339,7 +339,9 @@ class FrameTracking:
                 return
             if not isinstance(self.tracker, NertsTracker):
                 self.tracker.button(_absolute(self.pressed[self.told], self.t0_ns))
-            elif self.pressed[self.told].type == "call" and self._audited and self.audit is None:
+            elif self.pressed[self.told].type == "call" and self._audited and (
+                self.audit is None or self.audit.phase == "done"
+            ):
                 # After "Nerts!" the players clear the table and spread their cards for the audit.
                 t = self.tracker.table
                 self.audit = AuditWatcher(t.layout, t.calibration, t0_ns=self.t0_ns)
@@ -353,12 +355,14 @@ class FrameTracking:
         sightings = self.recognizer.recognize(frame.image)
         b = time.perf_counter()
         counted = self.audit.feed(frame, sightings) if self.audit is not None else []
-        if self.audit is not None and self.audit.phase != "empty":
+        if self.audit is not None and self.audit.phase not in ("empty", "done"):
             # The table was cleared: the hand's play is over, and the backs spread now are not moves.
             events = self.tracker.flush() + counted if self._playing else counted
             self._playing = False
         else:
-            events = self.tracker.feed(frame, sightings)
+            # Play (the audit counted, or not begun): the next hand is followed as before.
+            self._playing = True
+            events = self.tracker.feed(frame, sightings) + counted
         self.seconds_track += time.perf_counter() - b
         self.seconds_recognize += b - a
         self.last_t_ns = frame.t_ns

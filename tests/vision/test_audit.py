@@ -34,6 +34,7 @@ from vision.simulator.nerts import NertsSimulation, ground_truth_log, simulate_n
 from vision.simulator.render import TableRenderer  # noqa: E402
 
 SEATS = ("Ana", "Ben", "Cal", "Dee")
+S = 1_000_000_000
 CAMERA = CameraModel(width=1280, height=720, fps=10.0, shutter="rolling", readout_ms=12.0, exposure_ms=4.0)
 
 
@@ -216,3 +217,37 @@ def test_an_arm_over_the_cleared_table_is_not_the_empty_table(
         out += watcher.feed(Frame(image, frame.t_ns), recognizer.recognize(image))
     assert watcher is not None and watcher.phase == "done" and watcher.grids_seen == 2
     assert {e.seat: e.data for e in out} == {s: {"nerts": n} for s, (_, n) in counts.items()}
+
+
+def test_the_next_hand_is_followed_after_an_audit(sim: NertsSimulation, recognizer: Recognizer) -> None:
+    """The live camera follows hand after hand: once an audit is counted the tracker follows play
+    again (the next deal's Nerts tops are logged), and the next call's audit is counted anew."""
+    from vision.video_tracking import track_frames
+
+    first = {"Ana": (6, 1), "Ben": (9, 0), "Cal": (4, 5), "Dee": (8, 2)}
+    second = {"Ana": (11, 0), "Ben": (2, 7), "Cal": (5, 3), "Dee": (13, 4)}
+    renderer = TableRenderer(CAMERA, rng=random.Random(5))
+
+    def frames() -> Iterator[Frame]:
+        yield from (
+            f for _, f in audit_frames(sim.layout, sim.designs, first, renderer, 30 * S, random.Random(1))
+        )
+        sim.scene.reset()  # the next hand dealt: its table filmed for a second and a half
+        for timing in CAMERA.timings(start_ns=0, rng=random.Random(2)):
+            if timing.t_ns > 1_500_000_000:
+                break
+            f = sim.scene.render(renderer, timing)
+            yield Frame(f.image, 40 * S + f.t_ns, f.index, f.row_time_ns, f.exposure_ns)
+        yield from (
+            f for _, f in audit_frames(sim.layout, sim.designs, second, renderer, 50 * S, random.Random(3))
+        )
+
+    calls = [TableEvent("call", 29 * S, 0, "Ana", {}), TableEvent("call", 49 * S, 0, "Cal", {})]
+    result = track_frames(frames(), recognizer, game="nerts", seats=SEATS, buttons=calls)
+    counted = [e for e in result.events if e.type == "count"]
+    assert [{e.seat: (e.get("foundation"), e.get("nerts")) for e in counted[k : k + 4]} for k in (0, 4)] == [
+        first,
+        second,
+    ]
+    tops = [e for e in result.events if e.type == "nerts_top"]
+    assert tops and all(40 * S < e.t_ns < 50 * S for e in tops), "the next hand's deal was followed"
