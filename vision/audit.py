@@ -181,6 +181,7 @@ class AuditWatcher:
         self._bare_since: int | None = None
 
     def _follow_grids(self, t_ns: int, sightings: Sequence[CardSighting]) -> None:
+        """Counts the grids laid (:attr:`grids_seen`) from the sightings alone."""
         if sum(c.card != UNKNOWN for c in sightings) <= EMPTY_SIGHTINGS:
             # Bare for a while: the hand's cards are gone (its stock and Nerts piles showed backs too),
             # or a grid was gathered. A frame or two with few cards read within a grid is not that.
@@ -194,6 +195,9 @@ class AuditWatcher:
             self.grids_seen += 1
 
     def feed(self, frame: Frame, sightings: Sequence[CardSighting]) -> list[TableEvent]:
+        """One frame (its pixels are counted) with the recognizer's sightings of it (they tell the bare
+        table and the grids); the ``count`` events once the Nerts grids are counted, else none. Raises
+        ValueError for a frame without pixels."""
         image: Any = frame.image
         if image is None:
             raise ValueError("the audit is counted from the frame's pixels: this frame has none")
