@@ -167,6 +167,7 @@ class AuditWatcher:
         self._empty_frames: list[NDArray[np.uint8]] = []
         self._empty_since: int | None = None
         self._first_empty: NDArray[np.uint8] | None = None
+        self._prev: NDArray[np.uint8] | None = None
         self._history: list[tuple[int, tuple[int, ...]]] = []
         self.foundation: dict[str, int] | None = None
         self.nerts: dict[str, int] | None = None
@@ -215,7 +216,11 @@ class AuditWatcher:
                 self.phase = "nerts"
                 self._history = []
             return []
-        if not laid:
+        moved = self._prev is not None and self._changed(image, self._prev)
+        self._prev = image
+        if not laid or moved:
+            # Nothing laid yet, or something moving (an arm laying cards): the counts can hold by
+            # chance while a hand moves over the grid, so motion restarts the wait.
             self._history = []
             return []
         t = frame.t_ns
@@ -245,6 +250,13 @@ class AuditWatcher:
         self.phase = "done"
         return self._events()
 
+    def _changed(self, image: NDArray[np.uint8], before: NDArray[np.uint8]) -> bool:
+        """Whether something card-sized changed between two frames (a hand, a card moving)."""
+        assert self.counter is not None
+        return any(
+            a >= LAID_UNITS for patches in self.counter.card_areas(image, before).values() for a in patches
+        )
+
     def finish(self) -> list[TableEvent]:
         """The foundation counts alone when the audit stopped before the Nerts grids were counted."""
         if self.phase in ("cleared", "nerts") and self.foundation is not None:
@@ -267,11 +279,7 @@ class AuditWatcher:
         if t_ns - self._empty_since < EMPTY_NS or len(self._empty_frames) < 2:
             return
         assert self._first_empty is not None
-        if any(
-            a >= LAID_UNITS
-            for patches in self.counter.card_areas(image, self._first_empty).values()
-            for a in patches
-        ):
+        if self._changed(image, self._first_empty):
             # No card named, but something card-sized moved (an arm clearing the table, a hand):
             # not yet the empty table. Start again from this frame.
             self._empty_since, self._first_empty, self._empty_frames = t_ns, image, [image]

@@ -5,8 +5,9 @@ in a non-overlapping grid in front of it, gathers them, and spreads its remainin
 same way. The camera counts the backs (:mod:`vision.audit`); the counts override live tracking
 (``attribution_source = audit_if_available``, the default).
 
-The simulated audit is four phases; in each grid phase every seat's cards appear a third at a time,
-then lie still (the players' hands are not drawn: the camera counts only once the counts have held):
+The simulated audit is four phases; in each grid phase every player lays its cards one by one from a
+stack beside its grid, its arm over the table, then the grids lie still for the phase's time (the
+camera counts only once the counts have held):
 
 >>> [(name, round(d / 1e9, 1)) for name, d in AUDIT_PHASES]
 [('clear', 0.6), ('foundation', 1.2), ('clear', 0.6), ('nerts', 1.2)]
@@ -15,7 +16,6 @@ then lie still (the players' hands are not drawn: the camera counts only once th
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -27,6 +27,7 @@ from vision.cardart import CardDesign
 from vision.events import Frame
 from vision.layout import CARD_H_MM, CARD_W_MM, Pose, TableLayout
 from vision.simulator.camera import FrameTiming
+from vision.simulator.motion import Flight, SpeedProfile
 from vision.simulator.render import TableRenderer
 from vision.simulator.scene import PileCard, TableScene, squared
 
@@ -50,19 +51,24 @@ AUDIT_PHASES: tuple[tuple[str, int], ...] = (
     ("nerts", 1_200_000_000),
 )
 """The audit's phases and how long each lasts on the simulated table."""
-LAYING_STEPS = (1 / 3, 2 / 3, 1.0)
-"""A grid shows a third of its cards, then two thirds, then all of them (the players lay them by hand:
-the counts change, and the camera waits for them to hold)."""
-LAYING_STEP_NS = 200_000_000
-"""How long each partly laid grid shows."""
+LAY_START_NS = 200_000_000
+"""From a grid phase's start to the first card's lift (the player's stack is on the table)."""
+LAY_EVERY_NS = 180_000_000
+"""Between two cards laid by one player (five or six a second)."""
+LAY_FLIGHT_NS = 300_000_000
+"""One card's slide from the player's stack to its cell."""
+STACK_LX_MM = 330.0
+"""Where a player's stack lies for the audit: beside the grid, on the right, near the player."""
 AUDIT_AFTER_NS = 1_000_000_000
 """From the hand's last move to the start of its audit (the players stop and clear the table)."""
 AUDIT_COLUMNS = 8
 """Cards in one row of a seat's audit grid (a 4-seat mat's side takes eight cards side by side)."""
 AUDIT_PITCH_MM = (CARD_W_MM + 7.0, CARD_H_MM + 7.0)
 """Grid pitch: a few millimetres between neighbours, as players lay cards side by side."""
-AUDIT_FIRST_ROW_MM = 170.0
-"""The first row's distance from the seat's Nerts row toward the player (further rows go inward)."""
+AUDIT_FIRST_ROW_MM = 140.0
+"""The first row's distance from the seat's Nerts row toward the player (further rows go inward): about
+5 cm inside the mat's edge, clear of a resting forearm and its shadow (a sleeve merged with a card's
+patch would count as part of a card)."""
 
 
 def audit_poses(layout: TableLayout, seat: str, n: int, rng: random.Random) -> list[Pose]:
@@ -76,6 +82,38 @@ def audit_poses(layout: TableLayout, seat: str, n: int, rng: random.Random) -> l
         ly = AUDIT_FIRST_ROW_MM - row * AUDIT_PITCH_MM[1]
         poses.append(squared(place.pose(lx, ly), rng, 1.0, 1.5))
     return poses
+
+
+def _laid_by_hand(
+    layout: TableLayout, seat: str, cells: Sequence[Pose], t0_ns: int, rng: random.Random
+) -> tuple[dict[tuple[str | None, str, int], list[PileCard]], list[Flight]]:
+    """A player's stack of ``len(cells)`` face-down cards beside its grid and the slides that lay them
+    one by one into ``cells`` from ``t0_ns`` on (the player's arm over the table while it lays them)."""
+    place = layout.place_of(seat)
+    stack = place.pose(STACK_LX_MM, AUDIT_FIRST_ROW_MM)
+    key: tuple[str | None, str, int] = (seat, "audit_stack", 0)
+    tokens = [f"B{k}" for k in range(len(cells))]
+    # The stack's top card is laid first: the list runs bottom to top.
+    piles = {key: [PileCard(tok, False, squared(stack, rng), seat) for tok in reversed(tokens)]}
+    flights = []
+    for k, (tok, cell) in enumerate(zip(tokens, cells, strict=True)):
+        lift = t0_ns + LAY_START_NS + k * LAY_EVERY_NS + int(rng.uniform(0, 40_000_000))
+        a = rng.uniform(0.18, 0.3)
+        flights.append(
+            Flight(
+                seat,
+                [(tok, False)],
+                [stack],
+                [cell],
+                lift,
+                lift + LAY_FLIGHT_NS,
+                key,
+                (seat, "audit", k),
+                bend_mm=rng.uniform(-15.0, 15.0),
+                profile=SpeedProfile(a, rng.uniform(max(a, 0.38), 0.52)),
+            )
+        )
+    return piles, flights
 
 
 def audit_counts(header: LogHeader, truth: Sequence[TableEvent]) -> dict[str, tuple[int, int]]:
@@ -113,26 +151,26 @@ class AuditFilm:
         self.start_ns = start_ns
         self.counts = dict(counts)
         self.phases: list[tuple[str, int, TableScene]] = []
-        """Each phase's name, end time and still scene (a grid phase has several: the grids as they
-        are laid, then laid)."""
+        """Each phase's name, end time and scene."""
         t = start_ns
         for name, duration in AUDIT_PHASES:
-            laid: dict[str, list[Pose]] = {}
+            piles: dict[tuple[str | None, str, int], list[PileCard]] = {}
+            flights: list[Flight] = []
             if name != "clear":
+                most = max((f if name == "foundation" else n) for f, n in counts.values()) if counts else 0
                 for seat, (f, n) in counts.items():
-                    laid[seat] = audit_poses(layout, seat, f if name == "foundation" else n, rng)
-            steps = LAYING_STEPS if name != "clear" else (1.0,)
-            for k, share in enumerate(steps):
-                piles: dict[tuple[str | None, str, int], list[PileCard]] = {}
-                for seat, poses in laid.items():
-                    for i, pose in enumerate(poses[: math.ceil(share * len(poses))]):
-                        piles[(seat, "audit", i)] = [PileCard("", False, pose, seat)]
-                scene = TableScene(layout, designs, piles, rng=random.Random(rng.getrandbits(32)))
-                scene.finish()
-                last = k == len(steps) - 1
-                end = t + duration if last else t + (k + 1) * LAYING_STEP_NS
-                self.phases.append((name, end, scene))
+                    cells = audit_poses(layout, seat, f if name == "foundation" else n, rng)
+                    piles_, flights_ = _laid_by_hand(layout, seat, cells, t, rng)
+                    piles.update(piles_)
+                    flights += flights_
+                # The still grids show for ``duration`` once the seat with the most cards has laid them.
+                duration += LAY_START_NS + most * LAY_EVERY_NS + LAY_FLIGHT_NS
+            scene = TableScene(layout, designs, piles, rng=random.Random(rng.getrandbits(32)))
+            for flight in flights:
+                scene.add_flight(flight)
+            scene.finish()
             t += duration
+            self.phases.append((name, t, scene))
         self.end_ns = t
         """When the last phase ends (the table stays cleared after it)."""
 
