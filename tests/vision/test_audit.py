@@ -49,9 +49,9 @@ def recognizer() -> Recognizer:
 
 
 def filmed(
-    sim: NertsSimulation, counts: dict[str, tuple[int, int]], seed: int = 1
+    sim: NertsSimulation, counts: dict[str, tuple[int, int]], seed: int = 1, camera: CameraModel = CAMERA
 ) -> Iterator[tuple[str, Frame]]:
-    renderer = TableRenderer(CAMERA, rng=random.Random(seed))
+    renderer = TableRenderer(camera, rng=random.Random(seed))
     return audit_frames(sim.layout, sim.designs, counts, renderer, 30_000_000_000, random.Random(seed))
 
 
@@ -95,11 +95,14 @@ def test_counts_are_the_refereed_hands() -> None:
         audit_counts(header, [e for e in truth if e.type != "hand_end"])
 
 
-def test_counter_counts_each_seats_backs(sim: NertsSimulation) -> None:
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_counter_counts_each_seats_backs(sim: NertsSimulation, size: tuple[int, int]) -> None:
+    """At the kiosk's 1280 x 720 and at 1920 x 1080 (counted shrunk to 1280 wide)."""
     counts = {"Ana": (27, 0), "Ben": (1, 0), "Cal": (0, 0), "Dee": (12, 0)}
-    frames = {name: frame for name, frame in filmed(sim, counts)}
+    camera = dataclasses.replace(CAMERA, width=size[0], height=size[1])
+    frames = {name: frame for name, frame in filmed(sim, counts, camera=camera)}
     cal = calibrate(frames["clear"].image)
-    counter = BackCounter(sim.layout, cal, 1280, 720)
+    counter = BackCounter(sim.layout, cal, *size)
     assert counter.count(frames["foundation"].image, frames["clear"].image) == {
         "Ana": 27,
         "Ben": 1,
@@ -108,7 +111,7 @@ def test_counter_counts_each_seats_backs(sim: NertsSimulation) -> None:
     }
     # Nothing laid: nothing counted, though the two empty frames' noise differs.
     assert set(counter.count(frames["nerts"].image, frames["clear"].image).values()) == {0}
-    with pytest.raises(ValueError, match="the counter was made for 1280x720"):
+    with pytest.raises(ValueError, match=f"the counter was made for {size[0]}x{size[1]}"):
         counter.count(frames["clear"].image[:360], frames["clear"].image[:360])
 
 
