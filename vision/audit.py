@@ -51,9 +51,6 @@ STILL_SHARE = 0.8
 """The share of the frames of the last :data:`STILL_NS` that must agree on every seat's count."""
 LAID_UNITS = 0.4
 """A patch of change smaller than this many card areas is no card (noise, a shadow, a crumb)."""
-WORK_WIDTH = 1280
-"""The widest frame counted at its own size (a 1920 × 1080 camera's frames are shrunk to 1280 × 720:
-the blur, the speck filter and the spread factor were set at that size, and it costs a third)."""
 GRID_BACKS = 2
 """Backs the recognizer names in a frame of laid grids (it reads only some of them; a single one may be
 a misread)."""
@@ -73,20 +70,13 @@ class BackCounter:
     ) -> None:
         self.layout = layout
         self.seats = tuple(layout.seats)
-        self.scale = min(1.0, WORK_WIDTH / width)
-        """Frames wider than :data:`WORK_WIDTH` are counted shrunk to it (areas do not depend on it)."""
-        self.size = (width, height)
-        work_w, work_h = round(width * self.scale), round(height * self.scale)
-        self.work_size = (work_w, work_h)
-        ys, xs = np.mgrid[0:work_h:step, 0:work_w:step].astype(np.float64)
+        ys, xs = np.mgrid[0:height:step, 0:width:step].astype(np.float64)
         xs += step / 2
         ys += step / 2
-        # Work pixels to image pixels, and a work pixel's sides in image pixels.
-        pts = np.stack([xs.ravel(), ys.ravel()], 1) / self.scale
-        side = 1.0 / self.scale
+        pts = np.stack([xs.ravel(), ys.ravel()], 1)
         here = np.asarray(cal.to_table(pts))
-        right = np.asarray(cal.to_table(pts + [side, 0.0]))
-        down = np.asarray(cal.to_table(pts + [0.0, side]))
+        right = np.asarray(cal.to_table(pts + [1.0, 0.0]))
+        down = np.asarray(cal.to_table(pts + [0.0, 1.0]))
         a, b = right - here, down - here
         mm2 = np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])
         origins = np.array([layout.place_of(s).origin for s in self.seats], dtype=np.float64)
@@ -102,26 +92,24 @@ class BackCounter:
         unit = (mm2 / (CARD_W_MM * CARD_H_MM * SPREAD_GAIN)) * on_mat
         shape = ys.shape
         seat_map = cv2.resize(
-            seat.reshape(shape).astype(np.uint8), self.work_size, interpolation=cv2.INTER_NEAREST
+            seat.reshape(shape).astype(np.uint8), (width, height), interpolation=cv2.INTER_NEAREST
         )
         unit_map = cv2.resize(
-            unit.reshape(shape).astype(np.float32), self.work_size, interpolation=cv2.INTER_NEAREST
+            unit.reshape(shape).astype(np.float32), (width, height), interpolation=cv2.INTER_NEAREST
         )
         self.seat_of_pixel = np.asarray(seat_map, dtype=np.int64).ravel()
         """Each pixel's seat (its index in :attr:`seats`), row by row."""
         self.unit_of_pixel = np.asarray(unit_map, dtype=np.float64).ravel()
         """Each pixel's share of a laid card's area (0 off the mat), row by row."""
+        self.size = (width, height)
 
     def covered(self, image: NDArray[np.uint8], empty: NDArray[np.uint8]) -> NDArray[np.uint8]:
-        """The mask (1 where covered) of what differs from the empty table, at :attr:`work_size`."""
+        """The mask (1 where covered) of what differs from the empty table."""
         if image.shape[:2] != (self.size[1], self.size[0]) or image.shape != empty.shape:
             raise ValueError(
                 f"the audit frame is {image.shape[1]}x{image.shape[0]}, the counter was made for "
                 f"{self.size[0]}x{self.size[1]} and the empty table is {empty.shape[1]}x{empty.shape[0]}"
             )
-        if self.scale < 1.0:
-            image = np.asarray(cv2.resize(image, self.work_size, interpolation=cv2.INTER_AREA), np.uint8)
-            empty = np.asarray(cv2.resize(empty, self.work_size, interpolation=cv2.INTER_AREA), np.uint8)
         diff = cv2.absdiff(image, empty)
         if diff.ndim == 3:
             # The largest channel's difference (OpenCV's per-pixel max: numpy's is ten times slower).

@@ -97,7 +97,7 @@ def test_counts_are_the_refereed_hands() -> None:
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_counter_counts_each_seats_backs(sim: NertsSimulation, size: tuple[int, int]) -> None:
-    """At the kiosk's 1280 x 720 and at 1920 x 1080 (counted shrunk to 1280 wide)."""
+    """At the kiosk's 1280 x 720 and at 1920 x 1080."""
     counts = {"Ana": (27, 0), "Ben": (1, 0), "Cal": (0, 0), "Dee": (12, 0)}
     camera = dataclasses.replace(CAMERA, width=size[0], height=size[1])
     frames = {name: frame for name, frame in filmed(sim, counts, camera=camera)}
