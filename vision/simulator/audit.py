@@ -50,7 +50,8 @@ AUDIT_PHASES: tuple[tuple[str, int], ...] = (
     ("clear", 600_000_000),
     ("nerts", 1_200_000_000),
 )
-"""The audit's phases and how long each lasts on the simulated table."""
+"""The audit's phases and how long each lasts on the simulated table (a grid phase: how long its grids
+lie still once the player with the most cards has laid them)."""
 LAY_START_NS = 200_000_000
 """From a grid phase's start to the first card's lift (the player's stack is on the table)."""
 LAY_EVERY_NS = 180_000_000
