@@ -42,7 +42,10 @@ def main() -> int:
     ap.add_argument("--fps", type=float, default=20.0, help="frames per second (default 20: the kiosk's)")
     ap.add_argument("--resolution", default="1280x720", help="the camera's WIDTHxHEIGHT (default 1280x720)")
     args = ap.parse_args()
-    width, height = (int(v) for v in args.resolution.lower().split("x"))
+    try:
+        width, height = (int(v) for v in args.resolution.lower().split("x"))
+    except ValueError:
+        ap.error(f"--resolution must be WIDTHxHEIGHT, such as 1920x1080; got {args.resolution!r}")
     camera = CameraModel(
         width=width, height=height, fps=args.fps, shutter="rolling", readout_ms=12.0, exposure_ms=4.0
     )

@@ -216,7 +216,9 @@ class AuditWatcher:
                 self.phase = "nerts"
                 self._history = []
             return []
-        moved = self._prev is not None and self._changed(image, self._prev)
+        # The second look (motion since the last frame) only while something is laid: a bare table
+        # costs one look a frame.
+        moved = laid and self._prev is not None and self._changed(image, self._prev)
         self._prev = image
         if not laid or moved:
             # Nothing laid yet, or something moving (an arm laying cards): the counts can hold by
