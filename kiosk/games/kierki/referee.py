@@ -198,7 +198,9 @@ class KierkiReferee(Referee):
         rec = self.record
         # Everything is checked before anything changes, so a rejected event leaves no trace.
         in_play = rec is not None and not rec.ended and not rec.void
-        abandon = rec is not None and in_play and bool(rec.cards_played or rec.trump is not None)
+        # Only a played card makes a new deal event abandon this one (§4, §11): before the first card
+        # (trumps already named or not) the same dealer dealing again is a plain misdeal, not flagged.
+        abandon = rec is not None and in_play and rec.cards_played > 0
         moves_on = rec is not None and abandon and dealer != rec.dealer and rec.cards_played > 0
         index = self.deal_index + (1 if moves_on else 0)
         if index >= len(self.deals):
