@@ -20,7 +20,8 @@ Glossary of the infraction kinds:
 - ``wrong_count``: a trick collected with fewer than four cards seen, or a hand
   that ended with a trick unfinished;
 - ``illegal_discard``: discards by a seat other than the bidder, of the wrong
-  number, or breaking the trump-discard rule (§6.4);
+  number, or breaking the trump-discard rule (§6.4; handled like a revoke, §10,
+  so under ``revoke_policy = bid_setback`` the bidder's team loses the bid);
 - ``trump_mismatch``: an announced trump that is not the suit of the first lead;
 - ``missing_discards``: the next hand was dealt before the discards were shown;
 - ``incomplete_hand``: the next hand was dealt before six tricks were played;
@@ -442,14 +443,24 @@ class SmearReferee(Referee):
         assert tricks is not None and hand.bidder is not None and tricks.trump is not None
         discards = hand.discards or ()
         trump = tricks.trump
+        illegal_discard = False
         if discards and self.options.blind_cards:
             kept = [c for t in tricks.completed for s, c in t.plays if s == hand.bidder]
             if not discard_fits_lead(self.options, kept + list(discards), discards, trump):
+                illegal_discard = True
                 self._flag(event, "illegal_discard",
                            f"{self.seats[hand.bidder]} discarded "
                            f"{' '.join(str(c) for c in discards if c.suit is trump)} of trump "
                            f"({suit_name(trump)}) while keeping fewer than six trumps (§6.4)", hand.bidder)
-        revoke_team = team_of(hand.revoke_seat) if hand.revoke_seat is not None else None
+        # §10: an illegal trump discard is handled like a revoke ("same"), so under
+        # revoke_policy = bid_setback it costs the bidder's team the bid. A revoke proven
+        # in the play is charged first; the hand carries one penalty.
+        revoke_team: int | None = None
+        charge = "revoke"
+        if hand.revoke_seat is not None:
+            revoke_team = team_of(hand.revoke_seat)
+        elif illegal_discard:
+            revoke_team, charge = team_of(hand.bidder), "illegal trump discard"
         score = score_hand(self.options, bidder=hand.bidder, bid=hand.high, tricks=tricks.completed,
                            discards=discards, revoke_team=revoke_team)
         hand.score = score
@@ -458,7 +469,7 @@ class SmearReferee(Referee):
         self._scores = list(result.scores)
         self._rows.append((score, (result.scores[0] - before[0], result.scores[1] - before[1]), ""))
         self._next_dealer = left_of(hand.dealer)
-        rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, result.scores),
+        rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, result.scores, charge),
                               [hand.bidder], {"hand": hand.number})]
         self._check_total(event, hand)
         if result.winner is not None:
@@ -470,14 +481,14 @@ class SmearReferee(Referee):
             ))
         return rulings
 
-    def _hand_text(self, number: int, s: HandScore, scores: tuple[int, int]) -> str:
+    def _hand_text(self, number: int, s: HandScore, scores: tuple[int, int], charge: str = "revoke") -> str:
         bt = s.bidder_team
         names = self._team_name(0), self._team_name(1)
         won = ", ".join(f"{p} {names[t]}" for p, t in (("High", s.high), ("Low", s.low), ("Jack", s.jack),
                                                          ("Game", s.game)) if t is not None)
         outcome = "made" if s.made else "set"
         if s.revoke_team is not None:
-            outcome = f"revoke by {names[s.revoke_team]}: {names[s.revoke_team]} lose the bid"
+            outcome = f"{charge} by {names[s.revoke_team]}: {names[s.revoke_team]} lose the bid"
         return (f"hand {number}: {names[bt]} bid {s.bid} in {suit_name(s.trump)}; {won or 'no Points'}; "
                 f"card points {names[0]} {s.card_points[0]}, {names[1]} {s.card_points[1]}; {outcome}: "
                 f"{names[0]} {s.deltas[0]:+d}, {names[1]} {s.deltas[1]:+d}; "

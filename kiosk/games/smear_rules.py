@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from kiosk.games.base import Options, option
 from kiosk.games.cards import Card, Rank, Suit, piquet_deck
 from kiosk.games.errors import InvalidActionError
-from kiosk.games.tricks import Trick, rank_value
+from kiosk.games.tricks import ACE_HIGH, Trick, rank_value
 
 __all__ = [
     "SmearOptions",
@@ -288,7 +288,8 @@ class HandScore:
     deltas: tuple[int, int]
     """The score change per team before any ``nonbidder_score_cap`` (§8.5, §10)."""
     revoke_team: int | None = None
-    """The team charged with a revoke under ``revoke_policy = bid_setback``."""
+    """The team charged under ``revoke_policy = bid_setback`` with a revoke, or (the bidder's
+    team) with an illegal trump discard, which §10 handles the same way."""
 
     @property
     def bidder_team(self) -> int:
@@ -304,10 +305,11 @@ def score_hand(options: SmearOptions, *, bidder: int, bid: int, tricks: Sequence
                discards: Sequence[Card] = (), revoke_team: int | None = None) -> HandScore:
     """Scores a played hand: High, Low, Jack, Game and the made/set changes (§8, §10).
 
-    ``tricks`` are the six tricks as played (their ``winner`` is found with
-    trump); trump is the suit of the first card led. Cards rank A K Q J 10 9 8 7
-    (ace high, §1). ``revoke_team``, when set and the
-    policy is ``bid_setback``, applies the revoke penalty of §10.
+    ``tricks`` are the six tricks as played; trump is the suit of the first
+    card led (§7.1), and each trick's winner is found here with that trump and
+    the ranks A K Q J 10 9 8 7 (ace high, §1, §7.3), whatever trump or rank
+    order the given :class:`Trick` values carry. ``revoke_team``, when set and
+    the policy is ``bid_setback``, applies the revoke penalty of §10.
 
     Raises ValueError if no card was played (there is no trump to score).
     """
@@ -315,6 +317,10 @@ def score_hand(options: SmearOptions, *, bidder: int, bid: int, tricks: Sequence
         raise ValueError("a hand without a first lead has no trump and cannot be scored")
     trump = tricks[0].plays[0][1].suit
     assert trump is not None
+    # A trick parsed or built without this hand's trump would give a ruffed trick to the
+    # suit led and move Jack and Game: judge every trick with the trump the first lead named.
+    tricks = [t if t.trump is trump and t.order == ACE_HIGH else Trick(t.leader, t.plays, trump, ACE_HIGH)
+              for t in tricks]
     order = rank_value
     trump_plays = [(seat, card, t.winner) for t in tricks for seat, card in t.plays if card.suit is trump]
     high: int | None = None
