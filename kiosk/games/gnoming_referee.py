@@ -12,7 +12,8 @@ round. It never sees a face-down card until it is turned up. The events
   ``first_player``) and ``removed`` (Hazards turned up while starting the piles;
   they count for the size of the draw pile).
 - ``flip``: ``seat``, ``pos`` (``"rc"``), ``card``: an opening flip, or a flip
-  after another seat discarded a Hazard.
+  after another seat discarded a Hazard, or a card turned up in place once the
+  round is over (before the ``reveal``).
 - ``draw``: ``seat``, ``from`` (``deck``, ``A`` or ``B``), and ``card`` for A or B.
 - ``keep``: ``seat``, ``pos``, ``card`` (placed) and ``out`` (the card that came out);
   optionally ``grid``, the seat whose grid the card went into when it is not the
@@ -232,6 +233,10 @@ class GnomingReferee(Referee):
             return
         if p in r.hazard_window:
             r.hazard_window.remove(p)
+        elif r.stage == "reveal":
+            # §5.6: once the round is over every face-down card is turned up where it lies, so a
+            # flip logged card by card at that point is the reveal itself, not a breach.
+            pass
         else:
             last = self._face_down(r, p) < self.opts.hazard_flip_min_facedown
             why = (f"with fewer than {self.opts.hazard_flip_min_facedown} face-down cards (the last card "
