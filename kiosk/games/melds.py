@@ -59,6 +59,7 @@ __all__ = [
     "best_arrangement",
     "min_penalty",
     "score_laid_out",
+    "laid_out_arrangement",
 ]
 
 FACE_CARD_POINTS = ("10", "rank")
@@ -161,11 +162,20 @@ def is_valid_set(
     >>> is_valid_set(parse_cards("2C 3C 4C 4C"), wild_rank=9)
     False
     """
+    return _as_meld(cards, wild_rank, max_wilds_per_set) is not None
+
+
+def _as_meld(cards: Sequence[Card], wild_rank: int | Rank, max_wilds_per_set: int | None) -> Meld | None:
+    """The set ``cards`` make, with what each wild card stands for; None when they make none.
+
+    The validity test of §4, literally: each split of the wild cards into "self" and
+    "free" (within ``max_wilds_per_set``) is tried, fewest free first.
+    """
     w = _check_wild_rank(wild_rank)
     if len(cards) < 3:
-        return False
+        return None
     if any(c.is_joker for c in cards):
-        return False
+        return None
     naturals = [c for c in cards if c.rank != w]
     wilds = [c for c in cards if c.rank == w]
     cap = len(wilds) if max_wilds_per_set is None else max_wilds_per_set
@@ -173,16 +183,20 @@ def is_valid_set(
         # Which wild cards stay natural matters only through their suits.
         for self_wilds in _wild_choices(wilds, len(wilds) - n_free):
             group = naturals + list(self_wilds)
+            free = list(wilds)
+            for c in self_wilds:
+                free.remove(c)
             if not group:
-                return True
+                # Only wild cards, all standing for others: still a natural group of their rank.
+                return Meld("group", tuple(cards), tuple(cards))
             if len({c.rank for c in group}) == 1:
-                return True
+                return _lay_out("group", sorted(group), free)
             if len({c.suit for c in group}) == 1 and len({c.rank for c in group}) == len(group):
                 lo = min(c.rank for c in group)
                 hi = max(c.rank for c in group)
                 if (hi - lo + 1) - len(group) <= n_free and len(cards) <= MAX_RUN:
-                    return True
-    return False
+                    return _lay_out("run", group, free)
+    return None
 
 
 def _wild_choices(wilds: Sequence[Card], k: int) -> list[tuple[Card, ...]]:
@@ -535,3 +549,34 @@ def score_laid_out(
             bad.append(i)
             penalty += sum(card_points(c, face_card_points) for c in s)
     return penalty, bad
+
+
+def laid_out_arrangement(
+    sets: Sequence[Sequence[Card]],
+    orphans: Sequence[Card],
+    wild_rank: int | Rank,
+    *,
+    max_wilds_per_set: int | None = None,
+    face_card_points: str = "10",
+) -> Arrangement:
+    """A player's own arrangement as laid out (``scoring_mode = as_laid_out``, §7).
+
+    The valid sets are kept as laid out (each wild card says what it stands for); the
+    cards of an invalid set join the orphans. The penalty is :func:`score_laid_out`'s.
+
+    >>> sets = [parse_cards("5S 5H 5D"), parse_cards("7S 8H 9S")]
+    >>> laid_out_arrangement(sets, parse_cards("2C"), 11).display()
+    '{5♦ 5♥ 5♠}; orphans: 2♣ 7♠ 8♥ 9♠; penalty 26'
+    """
+    _check_face_points(face_card_points)
+    melds: list[Meld] = []
+    left = list(orphans)
+    for s in sets:
+        meld = _as_meld(s, wild_rank, max_wilds_per_set)
+        if meld is None:
+            left.extend(s)
+        else:
+            melds.append(meld)
+    left.sort()
+    penalty = sum(card_points(c, face_card_points) for c in left)
+    return Arrangement(tuple(melds), tuple(left), penalty)

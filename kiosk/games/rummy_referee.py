@@ -41,7 +41,7 @@ from typing import Any
 
 from kiosk.games.cards import Card, Rank, format_cards
 from kiosk.games.errors import InvalidActionError
-from kiosk.games.melds import Arrangement, best_arrangement, card_points, is_valid_set, score_laid_out
+from kiosk.games.melds import Arrangement, best_arrangement, card_points, is_valid_set, laid_out_arrangement
 from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
 from kiosk.games.rummy import Cadence, RummyOptions, winners
 from kiosk.games.rummy_referee_view import RummyTableView
@@ -200,6 +200,9 @@ class RummyReferee(Referee):
         expected = self.caller_tied or list(self.seats)
         if self.hand is not None or self.caller is not None:
             self._infraction(e, "late_caller_draw", "the caller is chosen once, before the first hand")
+            if self.caller is not None:
+                # §2: chosen once; a second draw does not hand the calls to someone else.
+                return
         elif set(drawn) != set(expected):
             self._infraction(e, "caller_draw_seats", "every seat draws for the caller, and only tied seats "
                              f"draw again: expected {', '.join(expected)}")
@@ -429,7 +432,11 @@ class RummyReferee(Referee):
             self._close_discards(e, h)
             h.phase = "show"
         if h.phase != "show":
-            self._infraction(e, "early_show", f"{name} spread the hand before the final round was over")
+            # §6.3, §7: the hand scored is the one held after the final round; a spread made
+            # before then (possibly with the drawn card still in it) does not count.
+            self._infraction(e, "early_show", f"{name} spread the hand before the final round was over; "
+                             "it does not count: spread it again once the final round is over")
+            return
         if h.out[p] and not self.opts.matcher_plays_final_round:
             return
         if p in h.shows:
@@ -443,9 +450,12 @@ class RummyReferee(Referee):
                              "this hand (misread, or the card left the hand)")
         arrangement = self._arrange(cards[:13], h.size)
         if self.opts.scoring_mode == "as_laid_out" and sets is not None:
+            # §7: the seat's own arrangement is scored, so the ruling shows that one.
             orphans = cards[sum(len(s) for s in sets):]
-            score, _ = score_laid_out(sets, orphans, h.size, max_wilds_per_set=self.opts.max_wilds_per_set,
-                                      face_card_points=self.opts.face_card_points)
+            arrangement = laid_out_arrangement(
+                sets, orphans, h.size, max_wilds_per_set=self.opts.max_wilds_per_set,
+                face_card_points=self.opts.face_card_points)
+            score = arrangement.penalty
         else:
             score = arrangement.penalty if len(cards) <= 13 else sum(
                 card_points(c, self.opts.face_card_points) for c in cards)
