@@ -880,8 +880,8 @@ class NertsReferee(Referee):
     def _on_nerts_top(self, e: TableEvent) -> None:
         """The camera saw ``card`` on top of the seat's Nerts pile (§12: the referee learns a Nerts card
         when it turns up). A new top means the card that lay on it has left, whether or not its move was
-        seen: a move the camera missed still counts against N. Only an untracked hand (no ``deal``)
-        uses it; with the layouts, the dealt pile decides."""
+        seen: a move the camera missed still counts against N, and as the seat's progress move (§7.2).
+        Only an untracked hand (no ``deal``) uses it; with the layouts, the dealt pile decides."""
         seat = self.seat_index(e.seat)
         card = self._card(e.require("card"), seat)
         hand = self.hand
@@ -903,6 +903,12 @@ class NertsReferee(Referee):
             hand.nerts_out[seat] -= 1
         elif before is not None and before != card and before not in hand.nerts_gone[seat]:
             _left_nerts(hand, seat, before)
+            # The card that lay there left the Nerts pile by a move the camera missed: whether it went to
+            # a foundation (M3, M4) or to a work pile (M5, M7), it was the seat's move, so it clears the
+            # seat's stuck flag (M9), and a progress move (§6), so an all-stuck table resets again rather
+            # than ending the hand (§7.2).
+            hand.stuck[seat] = False
+            hand.idle_resets = 0
 
     def _on_unseen_play(self, e: TableEvent) -> None:
         """A card the camera did not see land on foundation ``pile``, but which the pile proves went there
@@ -949,6 +955,8 @@ class NertsReferee(Referee):
         pile.faces.append(card)
         pile.level += 1
         pile.group = []
+        # Whoever played it, a card landed on a foundation: a progress move (§6, §7.2).
+        hand.idle_resets = 0
         return ""
 
     def _on_hand_end(self, e: TableEvent) -> None:
