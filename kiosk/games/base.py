@@ -79,7 +79,11 @@ def build_options(cls: type[OptT], values: Mapping[str, Any] | None = None, *, g
     """Builds a game's options from a mapping, checking names, types and choices.
 
     Raises :class:`InvalidActionError` naming an unknown option or a bad value
-    and listing what is allowed.
+    and listing what is allowed. A string choice may be written with other spacing.
+
+    >>> from kiosk.games.kierki.options import KierkiOptions
+    >>> build_options(KierkiOptions, {"deal6_penalty_tricks": "13@150"}).deal6_penalty_tricks
+    '13 @ 150'
     """
     values = dict(values or {})
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
@@ -93,6 +97,10 @@ def build_options(cls: type[OptT], values: Mapping[str, Any] | None = None, *, g
         f = fields[name]
         default = f.default
         choices = f.metadata.get("choices")
+        if choices is not None and isinstance(value, str) and value not in choices:
+            # A spec value written with other spacing ("13@150" for "13 @ 150") is the same choice.
+            bare = "".join(value.split())
+            value = next((c for c in choices if isinstance(c, str) and "".join(c.split()) == bare), value)
         if choices is not None and value not in choices:
             raise InvalidActionError(
                 f"option {name!r} must be one of {', '.join(map(repr, choices))}, got {value!r}",
