@@ -222,6 +222,9 @@ class _Hand:
     """The partners named in ``actor`` fields, per seat."""
     refused: dict[Card, tuple[str, str | None]] = field(default_factory=dict)
     """Cards sent back from a foundation (lost race, illegal play): the pile and their source (§6.1)."""
+    auto_recycled: set[int] = field(default_factory=set)
+    """Seats whose last search move was a short turn that ``short_stock = recycle_immediately`` followed
+    with the recycle (§6): a ``recycle`` logged next is that same recycle, not a second one."""
 
 
 class NertsReferee(Referee):
@@ -492,8 +495,21 @@ class NertsReferee(Referee):
                 face = self._faces[card] = card.face
             return face
         pile = hand.piles.get(pid)
+        implied = None
+        if hand.tracked and src is not None and src.isdigit():
+            w = hand.layouts[seat].work[int(src) - 1]
+            implied = implied_face(w, len(w) - 1)
         if declared is None:
             if pile is None:
+                # An undeclared joker starting a pile is an Ace of a still open suit, but one its work pile
+                # fixes as another rank cannot be an Ace at all (§9: consistent with its constraints).
+                if implied is not None and implied[0] != int(Rank.ACE):
+                    name = self.seats[seat]
+                    colour = "red" if implied[1] else "black"
+                    self._breach(e, "illegal_play", f"{name}'s joker cannot start foundation {pid}: its work "
+                                 f"pile makes it a {colour} {Rank(implied[0]).symbol}, not an Ace. "
+                                 f"{name}, take it back", seat)
+                    return None
                 return _OPEN_ACE
             if pile.complete:
                 declared = Card(Rank.KING, pile.suit) if pile.suit is not None else None
@@ -504,15 +520,12 @@ class NertsReferee(Referee):
                 self._breach(e, "undeclared_joker", f"{name}'s joker on {pid} needs a declared suit: "
                              f"{name}, say which card it is", seat)
                 return None
-        if hand.tracked and src is not None and src.isdigit():
-            w = hand.layouts[seat].work[int(src) - 1]
-            implied = implied_face(w, len(w) - 1)
-            if implied is not None and (implied[0] != int(declared.rank) or implied[1] != declared.is_red):
-                name = self.seats[seat]
-                self._breach(e, "illegal_play", f"{name}'s joker cannot be {declared.display()}: its work "
-                             f"pile makes it a {'red' if implied[1] else 'black'} {Rank(implied[0]).symbol}. "
-                             f"{name}, take it back", seat)
-                return None
+        if implied is not None and (implied[0] != int(declared.rank) or implied[1] != declared.is_red):
+            name = self.seats[seat]
+            self._breach(e, "illegal_play", f"{name}'s joker cannot be {declared.display()}: its work "
+                         f"pile makes it a {'red' if implied[1] else 'black'} {Rank(implied[0]).symbol}. "
+                         f"{name}, take it back", seat)
+            return None
         return declared
 
     def _may_land(self, e: TableEvent, hand: _Hand, seat: int, card: Card | None, t_lift: int | None) -> bool:
@@ -776,6 +789,12 @@ class NertsReferee(Referee):
         if not hand.tracked:
             return
         lay = hand.layouts[seat]
+        auto_recycled = seat in hand.auto_recycled
+        hand.auto_recycled.discard(seat)
+        if e.type == "recycle" and auto_recycled and not lay.waste:
+            # The player turns the waste over by hand after the short turn: the camera logs that recycle,
+            # which turn_stock already applied.
+            return
         duty = self._duty_problem(lay)
         if duty:
             self._breach(e, "illegal_move", f"{name}: {duty}", seat)
@@ -785,6 +804,8 @@ class NertsReferee(Referee):
                 self._breach(e, "illegal_move", f"{name} turned an empty stock: recycle the waste first",
                              seat)
                 return
+            if len(lay.stock) < self.opts.stock_turn_count and self.opts.short_stock == "recycle_immediately":
+                hand.auto_recycled.add(seat)
             turn_stock(lay, self.opts)
         elif e.type == "recycle":
             if lay.stock or not lay.waste:
@@ -1024,17 +1045,19 @@ class NertsReferee(Referee):
         self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
         parts = ", ".join(f"{name} {_signed(x)}" for name, x in zip(self.seats, scores, strict=True))
         self._rule(t, "hand_end", f"hand {hand.number}: {parts}")
-        over, winners, self.reached = game_end(self.totals, self.reached, self.opts.target_score,
-                                               self.opts.tie_break)
+        # The table plays on the corrected totals (the kiosk shows them), so a score_correction logged
+        # before this hand's end decides the end of the game here and later hands are after_game.
+        over, winners, self.reached, totals = _decide_end(self._corrected_rows(), self.opts.target_score,
+                                                          self.opts.tie_break)
         if over:
             self.over = True
             self.winners = winners
             names = " and ".join(self.seats[w] for w in winners)
             verb = "share the win" if len(winners) > 1 else "wins"
-            self._rule(t, "game_end", f"game over: {names} {verb} with {self.totals[winners[0]]}", winners)
+            self._rule(t, "game_end", f"game over: {names} {verb} with {totals[winners[0]]}", winners)
         elif self.reached:
-            best = max(self.totals)
-            tied = [s for s, x in enumerate(self.totals) if x == best]
+            best = max(totals)
+            tied = [s for s, x in enumerate(totals) if x == best]
             names = " and ".join(self.seats[s] for s in tied)
             self._rule(t, "tie_for_win", f"{names} tie for the lead on {best}: another hand", tied)
 
@@ -1064,11 +1087,8 @@ class NertsReferee(Referee):
                 for c in pile.cards:
                     if 0 <= c.deck < self.n:
                         found[c.deck] += 1
-        rows = [list(h) for h in self.hand_scores]
-        for fix in self._corrections:
-            # A correction is announced at the table: the running totals show it too.
-            if int(fix.data["hand"]) <= len(rows):
-                rows[int(fix.data["hand"]) - 1][self.seat_index(fix.seat)] = int(fix.data["score"])
+        # A correction is announced at the table: the running totals show it too.
+        rows = self._corrected_rows()
         totals = [sum(row[s] for row in rows) for s in range(self.n)]
         seats = tuple(
             NertsSeatTally(name, found[s], self._nerts_known(hand, s),
@@ -1100,6 +1120,14 @@ class NertsReferee(Referee):
             and not hand.tracked and hand.phase in ("called", "stalemate") and not hand.counts,
         )
 
+    def _corrected_rows(self) -> list[list[int]]:
+        """The scored hands with the score corrections logged so far applied."""
+        rows = [list(h) for h in self.hand_scores]
+        for fix in self._corrections:
+            if int(fix.data["hand"]) <= len(rows):
+                rows[int(fix.data["hand"]) - 1][self.seat_index(fix.seat)] = int(fix.data["score"])
+        return rows
+
     def _nerts_known(self, hand: _Hand | None, seat: int) -> int | None:
         """A seat's Nerts-pile count as the table knows it (§12), or None."""
         if hand is None:
@@ -1122,12 +1150,8 @@ class NertsReferee(Referee):
         rep = super().report()
         if not self._corrections or (self.hand is not None and self.hand.phase == "play"):
             return rep
-        running = [0] * self.n
-        over, reached = False, False
-        winners: list[int] = []
-        for scores in rep.hands:
-            running = [t + scores.get(name, 0) for t, name in zip(running, self.seats, strict=True)]
-            over, winners, reached = game_end(running, reached, self.opts.target_score, self.opts.tie_break)
+        rows = [[scores.get(name, 0) for name in self.seats] for scores in rep.hands]
+        over, winners, _, _ = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
         rep.finished = over
         rep.winners = [self.seats[w] for w in winners]
         return rep
@@ -1159,6 +1183,22 @@ class NertsReferee(Referee):
             totals=dict(zip(self.seats, totals, strict=True)), finished=finished,
             winners=[self.seats[w] for w in winners], notes=notes, extra={"hands": details},
         )
+
+
+def _decide_end(rows: Sequence[Sequence[int]], target: int,
+                tie_break: str) -> tuple[bool, list[int], bool, list[int]]:
+    """Folds the end rule (§8.1) over the hands' scores in order and stops at the first hand that ends
+    the game: a correction can end it earlier than the hands logged after it (they cannot revive it).
+    Returns ``(over, winner indices, reached, totals)``."""
+    totals = [0] * len(rows[0]) if rows else []
+    over, reached = False, False
+    winners: list[int] = []
+    for row in rows:
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+        over, winners, reached = game_end(totals, reached, target, tie_break)
+        if over:
+            break
+    return over, winners, reached, totals
 
 
 def _signed(x: int) -> str:

@@ -504,8 +504,13 @@ def test_tracked_recycle_restores_the_stock_order() -> None:
 def test_tracked_recycle_immediately_turns_the_waste_over_with_the_short_packet() -> None:
     lines = full_start({"Ana": ANA + " 8D 2H AS"}, short_stock="recycle_immediately")
     lines += [ev(f"{2 + i}", "turn", "Ana") for i in range(12)]
+    # The short turn recycles at once: the next turn shows the first packet again, whether or not the
+    # log holds the player's own turning over of the waste (docs/table-log.md, `recycle`).
+    assert run(lines + [ev("21", "turn", "Ana"), _ace_from_waste("22")]).infractions == []
     lines += [ev("20", "recycle", "Ana"), ev("21", "turn", "Ana"), _ace_from_waste("22")]
-    assert breaches(run(lines)) == ["Ana recycled with cards left in the stock"]
+    assert run(lines).infractions == []
+    twice = lines[:-2] + [ev("20", "recycle", "Ana")]
+    assert breaches(run(twice)) == ["Ana recycled with cards left in the stock"]
 
 
 def test_tracked_one_card_turns_and_rotation() -> None:
