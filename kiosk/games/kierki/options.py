@@ -128,6 +128,12 @@ class KierkiOptions(Options):
                 input=repr(self.trump_choice_cards),
             )
         prizes = self.fan_tan_prizes
+        if isinstance(prizes, str):
+            # §12 writes the value as "800, 500": that spelling means the pair [800, 500].
+            parts = [p.strip() for p in prizes.split(",")]
+            if len(parts) == 2 and all(p.isdigit() for p in parts):
+                prizes = (int(parts[0]), int(parts[1]))
+                object.__setattr__(self, "fan_tan_prizes", prizes)
         if (not isinstance(prizes, tuple) or len(prizes) != 2
                 or not all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in prizes)):
             raise InvalidActionError(

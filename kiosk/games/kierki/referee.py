@@ -81,7 +81,9 @@ class _DealRecord:
         self.ended = False
         """The scores are posted (the deal may still take ``reveal`` events)."""
         self.void = False
-        """Discarded (misdeal, or a proven breach under ``replay_deal``): to be dealt again."""
+        """Discarded by a proven breach under ``replay_deal``: to be dealt again."""
+        self.stopped = False
+        """Stopped early (``stop_when_penalties_exhausted``): the cards left are shown."""
         self.played = [0] * N_SEATS
         """Cards each seat has played (accepted) this deal."""
         self.shown: set[int] = set()
@@ -153,6 +155,9 @@ class KierkiReferee(Referee):
 
     # -- events ------------------------------------------------------------------------
     def _feed(self, event: TableEvent) -> list[Ruling]:
+        rec = self.record
+        if rec is not None and rec.void and event.type in ("trump", "play", "pass", "collect"):
+            return self._discarded(event, rec)
         handler = {
             "deal": self._on_deal,
             "misdeal": self._on_misdeal,
@@ -163,6 +168,17 @@ class KierkiReferee(Referee):
             "reveal": self._on_reveal,
         }[event.type]
         return handler(event)
+
+    def _discarded(self, event: TableEvent, rec: _DealRecord) -> list[Ruling]:
+        """An event of a deal discarded under ``revoke_policy = replay_deal`` (§12), before the
+        same dealer deals it again: the camera still sees the rest of it played out, but nothing
+        in it counts any more, so it is noted, not judged (and not an error)."""
+        what = event.type
+        if event.type == "play":
+            card = self._card(event, event.require("card"))
+            what = f"{self._name(self.seat_index(event.seat))} plays {card}"
+        return [self._rule(event, "ignored", f"deal {rec.deal.number} was discarded ({what} not judged): "
+                           f"{self._name(rec.dealer)} deals it again", ())]
 
     def _card(self, event: TableEvent, value: Any) -> Card:
         if not isinstance(value, str):
@@ -223,13 +239,7 @@ class KierkiReferee(Referee):
                        f"{self._name(dealer)} dealt deal {deal.number}, "
                        f"but it was {self._name(expected)}'s deal",
                        dealer)
-        self.record = _DealRecord(deal, dealer, self.seats)
-        new = self.record
-        if isinstance(deal, FanTanDeal):
-            opts = self.opts
-            start = None if opts.fan_tan_start_rank == "first_card" else Rank(int(opts.fan_tan_start_rank))
-            new.layout = Layout.new(start=start, ace_high=opts.fan_tan_ace == "high")
-            new.opening = opts.opening_card
+        new = self.record = self._new_record(deal, dealer)
         self.deal_info[self.deal_index] = {
             "deal": deal.number, "name": deal.name, "dealer": self._name(dealer)
         }
@@ -244,6 +254,16 @@ class KierkiReferee(Referee):
         rulings.append(self._rule(event, "deal", f"deal {deal.number} ({deal.title}): {self._name(dealer)} "
                                   f"deals{again}; {who}", (dealer,)))
         return rulings
+
+    def _new_record(self, deal: KierkiDeal, dealer: int) -> _DealRecord:
+        """A fresh record of ``deal`` dealt by ``dealer``, before any card is played."""
+        rec = _DealRecord(deal, dealer, self.seats)
+        if isinstance(deal, FanTanDeal):
+            opts = self.opts
+            start = None if opts.fan_tan_start_rank == "first_card" else Rank(int(opts.fan_tan_start_rank))
+            rec.layout = Layout.new(start=start, ace_high=opts.fan_tan_ace == "high")
+            rec.opening = opts.opening_card
+        return rec
 
     def _abandon(self, event: TableEvent, rec: _DealRecord, dealer: int) -> list[Ruling]:
         """A new deal while ``rec`` is unfinished: by the same dealer it is dealt again
@@ -265,14 +285,19 @@ class KierkiReferee(Referee):
         return self._end_deal(event, rec)
 
     def _on_misdeal(self, event: TableEvent) -> list[Ruling]:
-        rec = self._active(event)
-        if rec.ended:
-            raise InvalidActionError(f"'misdeal' event after deal {rec.deal.number} ended", input="misdeal")
-        if rec.cards_played:
-            self._flag(event, "wrong_count",
-                       f"misdeal declared in deal {rec.deal.number} after {rec.cards_played} cards were "
-                       "played (a hand had the wrong number of cards): the deal is discarded", None)
-        rec.void = True
+        rec = self.record
+        if rec is None or not rec.void:
+            rec = self._active(event)
+            if rec.ended:
+                raise InvalidActionError(f"'misdeal' event after deal {rec.deal.number} ended",
+                                         input="misdeal")
+            if rec.cards_played:
+                self._flag(event, "wrong_count",
+                           f"misdeal declared in deal {rec.deal.number} after {rec.cards_played} cards were "
+                           "played (a hand had the wrong number of cards): the deal is discarded", None)
+        # The misdeal stands for the new deal (§4: same dealer, same number), so play may follow it
+        # at once, as in docs/table-log.md; a 'deal' event by the same dealer may still log it.
+        self.record = self._new_record(rec.deal, rec.dealer)
         text = f"misdeal: {self._name(rec.dealer)} deals deal {rec.deal.number} again"
         return [self._rule(event, "misdeal", text, (rec.dealer,))]
 
@@ -318,6 +343,10 @@ class KierkiReferee(Referee):
         seat = self.seat_index(event.seat)
         card = self._card(event, event.require("card"))
         rec = self._active(event)
+        if rec.ended and rec.stopped:
+            # §12 stop_when_penalties_exhausted: a table that plays the rest out shows those cards.
+            rec.played[seat] += 1
+            return self._shown(event, rec, seat, [card])
         if rec.ended:
             raise InvalidActionError(
                 f"'play' event after deal {rec.deal.number} ended: a 'deal' event must start the next deal",
@@ -436,6 +465,7 @@ class KierkiReferee(Referee):
     def _end_deal(self, event: TableEvent, rec: _DealRecord, *, early: bool = False) -> list[Ruling]:
         deal = rec.deal
         rec.ended = True
+        rec.stopped = early
         total = sum(rec.scores)
         scores = ", ".join(f"{self._name(s)} {_signed(v)}" for s, v in enumerate(rec.scores))
         rulings = []
@@ -599,7 +629,7 @@ class KierkiReferee(Referee):
             raise InvalidActionError("'reveal' event: 'cards' must be a list such as [\"KD\", \"2S\"]",
                                      input=repr(raw))
         cards = [self._card(event, c) for c in raw]
-        if self.record is not None and self.record.void and self.record.ended:
+        if self.record is not None and self.record.void:
             # The rest of the cards shown after the deal was discarded: nothing left to judge.
             return [self._rule(event, "reveal", f"{self._name(seat)} shows "
                                f"{' '.join(map(str, cards)) or 'nothing'} (deal discarded)", (seat,))]
@@ -617,6 +647,12 @@ class KierkiReferee(Referee):
         held = 13 - rec.played[seat]
         if len(cards) != held:
             self._flag(event, "wrong_count", f"{name} shows {len(cards)} cards but should hold {held}", seat)
+        return self._shown(event, rec, seat, cards)
+
+    def _shown(self, event: TableEvent, rec: _DealRecord, seat: int, cards: list[Card]) -> list[Ruling]:
+        """Cards ``seat`` shows after its deal ended (§13.3): checked against the cards seen and
+        against every claim still open for the seat."""
+        name = self._name(seat)
         seen = rec.seen_cards
         for c in cards:
             if c in seen:
