@@ -464,7 +464,9 @@ class SmearReferee(Referee):
         score = score_hand(self.options, bidder=hand.bidder, bid=hand.high, tricks=tricks.completed,
                            discards=discards, revoke_team=revoke_team)
         hand.score = score
-        before = (self._scores[0], self._scores[1])
+        # The scores so far with the table's corrections: the cap and the end of the game
+        # (§9) judge this hand against them.
+        before = self._settled(len(self._rows))[1]
         result = settle_hand(self.options, before, score)
         self._scores = list(result.scores)
         self._rows.append((score, (result.scores[0] - before[0], result.scores[1] - before[1]), ""))
@@ -586,50 +588,69 @@ class SmearReferee(Referee):
         )
 
     # -- report -------------------------------------------------------------------------------
+    def feed(self, event: TableEvent) -> list[Ruling]:
+        rulings = super().feed(event)
+        if event.type == "score_correction":
+            # The end of the game follows the corrected scores (docs/table-log.md): a correction
+            # may end the game or, undoing a win, let the table play on.
+            _, scores, winner = self._settled(len(self._rows))
+            self._scores, self._winner = list(scores), winner
+        return rulings
+
     def report(self) -> RefereeReport:
         """The report with the table's score corrections applied, shared by partners (§3: a
-        team's score belongs to both), and the end of the game re-decided on the corrected
-        hands with the game's own end rule (§9, :func:`~kiosk.games.smear_rules.settle_hand`):
-        after each hand, in order, the first hand that ends the game names the winners."""
+        team's score belongs to both), and every hand re-settled on the corrected scores with
+        the game's own rules (§9, :func:`~kiosk.games.smear_rules.settle_hand`): the cap of an
+        uncorrected hand applies to the corrected score before it, and the first hand that
+        ends the game names the winners."""
         rep = super().report()
         if not self._corrections:
             return rep
-        # A correction names one seat: its partner's entry follows (the later correction wins).
-        for c in self._corrections:
-            hand, seat = int(c.data["hand"]), self.seat_index(c.seat)
-            rep.hands[hand - 1][self.seats[(seat + 2) % NUM_SEATS]] = int(c.data["score"])
-        rep.totals = {name: sum(h.get(name, 0) for h in rep.hands) for name in self.seats}
+        rows, _, winner = self._settled(len(rep.hands))
+        rep.hands = [{name: d[team_of(s)] for s, name in enumerate(self.seats)} for d in rows]
+        rep.totals = {name: sum(h[name] for h in rep.hands) for name in self.seats}
         team_names = self._team_name(0), self._team_name(1)
         rep.extra["teams"] = {team_names[t]: rep.totals[self.seats[t]] for t in (0, 1)}
-        winner = self._corrected_winner(rep.hands)
         rep.finished = winner is not None
         rep.winners = [] if winner is None else [self.seats[winner], self.seats[winner + 2]]
         return rep
 
-    def _corrected_winner(self, hands: Sequence[dict[str, int]]) -> int | None:
-        """The winning team on corrected hand scores (§9), or None while the game goes on."""
-        # The corrected change is what the table agreed after any cap: it is not capped again.
+    def _settled(self, n_hands: int) -> tuple[list[tuple[int, int]], tuple[int, int], int | None]:
+        """The first ``n_hands`` hands settled on corrected scores (§8.5, §9): each hand's change
+        per team, the scores after them, and the winning team (None while the game goes on).
+
+        A correction replaces a team's change for a hand (the later correction wins); what the
+        table agreed is not capped again. An uncorrected hand is capped against the corrected
+        score before it (``nonbidder_score_cap``: ``max(old, min(old + gained, cap))``)."""
+        fixed: dict[tuple[int, int], int] = {}
+        for c in self._corrections:
+            fixed[int(c.data["hand"]) - 1, team_of(self.seat_index(c.seat))] = int(c.data["score"])
         uncapped = dataclasses.replace(self.options, nonbidder_score_cap=None)
-        scored = [h for h, _, _ in self._rows]
+        target = self.options.target_score
+        rows: list[tuple[int, int]] = []
         scores = (0, 0)
-        for i, row in enumerate(hands):
-            deltas = (row.get(self.seats[0], 0), row.get(self.seats[1], 0))
-            score = scored[i] if i < len(scored) else None
+        winner: int | None = None
+        for i in range(n_hands):
+            score = self._rows[i][0] if i < len(self._rows) else None
             if score is not None:
+                natural = settle_hand(self.options, scores, score).scores
+                deltas = (fixed.get((i, 0), natural[0] - scores[0]),
+                          fixed.get((i, 1), natural[1] - scores[1]))
                 result = settle_hand(uncapped, scores, dataclasses.replace(score, deltas=deltas))
-                scores, winner = result.scores, result.winner
+                new, won = result.scores, result.winner
             else:
                 # A hand without a contract (not scored, or corrected by hand only): no bidder to
                 # favour, so only one team over the target or a strictly higher score ends the game.
-                scores = (scores[0] + deltas[0], scores[1] + deltas[1])
-                target = self.options.target_score
-                reached = [t for t in (0, 1) if scores[t] >= target]
-                winner = None
-                if not self.options.win_requires_made_bid and reached and scores[0] != scores[1]:
-                    winner = reached[0] if len(reached) == 1 else (0 if scores[0] > scores[1] else 1)
-            if winner is not None:
-                return winner
-        return None
+                new = (scores[0] + fixed.get((i, 0), 0), scores[1] + fixed.get((i, 1), 0))
+                reached = [t for t in (0, 1) if new[t] >= target]
+                won = None
+                if not self.options.win_requires_made_bid and reached and new[0] != new[1]:
+                    won = reached[0] if len(reached) == 1 else (0 if new[0] > new[1] else 1)
+            rows.append((new[0] - scores[0], new[1] - scores[1]))
+            scores = new
+            if winner is None:
+                winner = won
+        return rows, scores, winner
 
     def _report(self) -> RefereeReport:
         hands = [{self.seats[s]: d[team_of(s)] for s in range(NUM_SEATS)} for _, d, _ in self._rows]

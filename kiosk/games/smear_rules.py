@@ -135,6 +135,11 @@ class SmearOptions(Options):
                 input=repr(self.target_score),
             )
         cap = self.nonbidder_score_cap
+        if isinstance(cap, str) and cap.strip().lower() == "none":
+            # smear.md §11 lists the allowed values as "none, or an integer": a log written from
+            # the spec may spell "no cap" as the string "none" rather than JSON null.
+            object.__setattr__(self, "nonbidder_score_cap", None)
+            cap = None
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)):
             raise InvalidActionError(
                 f"option 'nonbidder_score_cap' must be null or a whole number such as 14, got {cap!r}",
