@@ -35,6 +35,7 @@ arrangement and its orphans.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,7 +141,9 @@ class RummyReferee(Referee):
         return self._cards(e, e.data["cards"], "cards"), None
 
     def _need_hand(self, e: TableEvent) -> _HandTrack:
-        if self.hand is None or self.hand.phase == "scored":
+        # A scored hand stays current until the next hand_start: a late show, call or match
+        # after it is a breach the handlers report (the log goes on), not a malformed log.
+        if self.hand is None:
             raise InvalidActionError(
                 f"{e.type!r} event before a 'hand_start' event: start each hand with "
                 '{"type": "hand_start", "hand": N, "piles": {...}}', input=e.type)
@@ -231,7 +234,7 @@ class RummyReferee(Referee):
             self._call_discard(e, h)
 
     def _call_draw(self, e: TableEvent, h: _HandTrack) -> None:
-        if h.phase == "show":
+        if h.phase in ("show", "scored"):
             self._infraction(e, "early_call", "'draw' called after the final round: the hand is being scored")
             return
         if h.phase == "draw":
@@ -398,9 +401,12 @@ class RummyReferee(Referee):
             self._infraction(e, "missing_card", f"{name} lays out no {format_cards(missing)}, taken from a "
                              "pile this hand (misread, or the card left the hand)")
         h.claimed[p] = True
-        arrangement = self._arrange(cards, h.size)
+        arrangement = self._arrange(cards[:13], h.size)
         reason = ""
         if len(cards) != h.size:
+            # §6.1: the discard may not be kept to complete a set, so a wrong count is a breach
+            # (or a misread), reported as for a show, besides making the call void.
+            self._infraction(e, "wrong_count", f"{name} lays out {len(cards)} cards, but a hand has {h.size}")
             reason = f"laid out {len(cards)} cards, but a hand has {h.size}"
         elif self.opts.scoring_mode == "as_laid_out" and sets is not None:
             bad = [i for i, s in enumerate(sets)
@@ -428,6 +434,11 @@ class RummyReferee(Referee):
         p = self.seat_index(e.seat)
         name = self.seats[p]
         cards, sets = self._laid_out(e)
+        if h.phase == "scored":
+            # The hand was scored when the last seat showed; a later spread changes nothing.
+            if p in h.shows:
+                self._infraction(e, "two_shows", f"{name} spread the hand twice; the first counts")
+            return
         if h.phase == "discard" and h.in_final_round:
             self._close_discards(e, h)
             h.phase = "show"
@@ -476,8 +487,7 @@ class RummyReferee(Referee):
         self._rule(e, "hand_end", f"hand {h.number} scores: {text}", tuple(self.seats), hand=h.number)
         if len(self.scores) == len(self.opts.hands):
             won = self._winners()
-            self._rule(e, "game_end", f"game over: {' and '.join(won)} "
-                       f"{'share the win' if len(won) > 1 else 'wins'}", tuple(won))
+            self._rule(e, "game_end", _game_end_text(won), tuple(won))
 
     def _winners(self) -> list[str]:
         totals = [sum(r[s] for r in self.scores) for s in self.seats]
@@ -493,6 +503,9 @@ class RummyReferee(Referee):
             totals = [rep.totals[s] for s in self.seats]
             last = [rep.hands[len(self.opts.hands) - 1][s] for s in self.seats]
             rep.winners = [self.seats[i] for i in winners(totals, last, self.opts.tie_break)]
+            # The game_end ruling was made before the corrections: announce the same winners.
+            rep.rulings = [dataclasses.replace(r, text=_game_end_text(rep.winners), seats=tuple(rep.winners))
+                           if r.kind == "game_end" else r for r in rep.rulings]
         return rep
 
     def cadence(self) -> Cadence:
@@ -569,6 +582,10 @@ class RummyReferee(Referee):
             extra={"arrangements": [dict(a) for a in self.arrangements],
                    **({"caller": self.caller} if self.caller else {})},
         )
+
+
+def _game_end_text(won: Sequence[str]) -> str:
+    return f"game over: {' and '.join(won)} {'share the win' if len(won) > 1 else 'wins'}"
 
 
 def _rank_symbol(size: int) -> str:
