@@ -293,6 +293,12 @@ class GnomingGame(Game):
         if isinstance(wild, int) and not isinstance(wild, bool) and isinstance(options, Mapping):
             options = {**options, "wild_mulligans_per_layout": str(wild)}
         super().__init__(options, seats=seats)
+        # §9: the youngest is entered at the kiosk; options given as a mapping (a log header)
+        # without ``youngest_seat`` leave it to the log's round 1 ``first``.
+        if isinstance(options, Mapping):
+            self._youngest_entered = "youngest_seat" in options
+        else:
+            self._youngest_entered = options is not None
 
     def _check_seat_count(self, n: int) -> None:
         super()._check_seat_count(n)
@@ -316,7 +322,7 @@ class GnomingGame(Game):
     def referee(self) -> Referee:
         from kiosk.games.gnoming_referee import GnomingReferee
 
-        referee: Referee = GnomingReferee(self.seats, self.options)
+        referee: Referee = GnomingReferee(self.seats, self.options, youngest_entered=self._youngest_entered)
         return referee
 
 

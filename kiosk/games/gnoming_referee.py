@@ -90,6 +90,8 @@ class _RoundTrack:
     finisher: int | None = None
     final_left: int = 0
     revealed: dict[int, list[GnomeCard]] = field(default_factory=dict)
+    drawn: bool = False
+    """Whether the round's first draw has happened (until then a flip is an opening flip)."""
 
 
 class GnomingReferee(Referee):
@@ -98,8 +100,11 @@ class GnomingReferee(Referee):
     game_name = "gnoming"
     event_types = frozenset({"round_start", "flip", "draw", "keep", "discard", "decline", "reveal", "peek"})
 
-    def __init__(self, seats: Sequence[str], options: Any) -> None:
+    def __init__(self, seats: Sequence[str], options: Any, *, youngest_entered: bool = True) -> None:
         self.opts: GnomingOptions = options
+        # §4.6 and §9: the youngest player, who starts round 1, is entered at the kiosk. When the
+        # header has no ``youngest_seat``, the log's round 1 ``first`` is that entry, not a breach.
+        self.youngest_entered = youngest_entered
         super().__init__(seats, options)
 
     def _reset(self) -> None:
@@ -172,6 +177,9 @@ class GnomingReferee(Referee):
             raise InvalidActionError(f"'round_start' for round {number}, but the game has {self.opts.rounds} "
                                      "rounds (option 'rounds')", input=str(number))
         given = e.get("round")
+        if given is not None and (isinstance(given, bool) or not isinstance(given, int | float)):
+            raise InvalidActionError(f"'round_start' field 'round' must be the round number, got {given!r}",
+                                     input=repr(given))
         if given is not None and given != number:
             raise InvalidActionError(f"'round_start' says round {given!r}, but the next round is {number}",
                                      input=repr(given))
@@ -199,7 +207,8 @@ class GnomingReferee(Referee):
                                      f"{self.k} grids, two discard piles and the Hazards removed",
                                      input=str(deck))
         first = self._first_player(number) if e.get("first") is None else self.seat_index(e.get("first"))
-        if e.get("first") is not None and first != self._first_player(number):
+        entry = number == 1 and not self.youngest_entered
+        if e.get("first") is not None and not entry and first != self._first_player(number):
             self._infraction(e, "first_player", f"{self.seats[first]} starts, but under first_player = "
                              f"{self.opts.first_player} {self.seats[self._first_player(number)]} should")
         self.firsts.append(first)
@@ -211,7 +220,7 @@ class GnomingReferee(Referee):
     def _first_player(self, number: int) -> int:
         o = self.opts
         if number == 1 or o.first_player == "youngest_every_round":
-            return o.youngest_seat
+            return self.firsts[0] if self.firsts and not self.youngest_entered else o.youngest_seat
         if o.first_player == "finisher_starts" and self.finishers and self.finishers[-1] is not None:
             return self.finishers[-1]
         return (self.firsts[-1] + 1) % self.k
@@ -230,6 +239,12 @@ class GnomingReferee(Referee):
             self._see(e, r, p, pos, card)
             if all(self._face_down(r, q) <= 7 for q in range(self.k)):
                 r.stage = "draw"
+            return
+        if not r.drawn:
+            # §4.5: before the first draw this is still the opening, so a third card turned up is an
+            # extra opening flip, also when it comes after every other seat's two.
+            self._infraction(e, "extra_flip", f"{name} turned a third card up at the start of the round")
+            self._see(e, r, p, pos, card)
             return
         if p in r.hazard_window:
             r.hazard_window.remove(p)
@@ -272,6 +287,7 @@ class GnomingReferee(Referee):
             self._infraction(e, "early_draw", f"{name} drew before every seat turned two cards up")
             r.stage = "draw"
         r.hazard_window = []
+        r.drawn = True
         if r.stage == "reveal":
             self._infraction(e, "round_over", f"{name} drew after the round was over")
             return
