@@ -38,6 +38,16 @@ def test_examples_replay_as_text_and_json(log: Path) -> None:
         assert report["totals"][seat] == sum(h.get(seat, 0) for h in report["hands"]), seat
     total_line = next(ln for ln in text.stdout.splitlines() if ln.strip().startswith("total"))
     assert [int(v) for v in total_line.split()[1:]] == [report["totals"][s] for s in report["seats"]]
+    # The report's fields, rulings and infractions are those docs/table-log.md documents.
+    documented = {"game", "seats", "rulings", "infractions", "hands", "totals", "finished", "winners"}
+    assert set(report) <= documented | {"notes", "extra"}
+    assert all({"t", "kind", "text", "seats"} <= set(r) <= {"t", "kind", "text", "seats", "data"}
+               for r in report["rulings"])
+    assert all(set(i) == {"t", "kind", "text", "seat", "line"} for i in report["infractions"])
+    if report["finished"]:
+        assert report["winners"] and set(report["winners"]) <= set(report["seats"])
+        end_kind = {"kierki": "match_end", "smear": "game_over"}.get(report["game"], "game_end")
+        assert end_kind in {r["kind"] for r in report["rulings"]}
 
 
 HEADER = '{"table_log": 1, "game": "nerts", "seats": ["Ana", "Ben"], "options": {}}'
