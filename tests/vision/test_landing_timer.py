@@ -361,3 +361,23 @@ def test_a_card_seen_at_rest_only_by_its_corner_index_is_timed_from_the_card_aro
     assert blind[0].err_ns > 50_000_000
     # The card's box around its index is a guess, so its time is stated a little looser.
     assert abs(timed[0].t_ns - t_land) <= timed[0].err_ns <= 12_000_000
+
+
+def test_a_card_named_only_as_it_stops_is_timed_from_its_slide_not_from_its_trailing_boxes() -> None:
+    # Seed 14's Cal AC, made by hand: the recognizer never names the card in Ana's waste nor in flight,
+    # only from two frames before it lands, with boxes that trail behind it (the hand over its near end)
+    # and settle on its resting place only as the hand draws back, four frames after it landed. From the
+    # sightings alone it lands those frames late and they claim 13 ms; the pixels show its slide.
+    def sight(t: int, b: Box, t_land: int) -> list[CardSighting]:
+        if t < t_land - 2 * PERIOD:
+            return []
+        lag = max(0.0, 14.0 * (t_land + 4 * PERIOD - t) / (6 * PERIOD))
+        # The card travels up from Ana's waste to the pile: its boxes lag below it.
+        return [_whole((b[0], b[1] + lag, b[2], b[3] + lag))]
+
+    t_land = int(40.3 * PERIOD)
+    blind = _play_filmed(False, t_land, sight, start=(ANA_WASTE.x, ANA_WASTE.y))
+    assert blind[0].t_ns - t_land > 5 * PERIOD > blind[0].err_ns
+    plays = _play_filmed(True, t_land, sight, start=(ANA_WASTE.x, ANA_WASTE.y))
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH")]
+    assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns <= 4_000_000
