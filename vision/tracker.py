@@ -1879,13 +1879,13 @@ class TableTracker:
         at_rest = tr.obs[-self.settings.rest_count].t_ns if len(tr.obs) >= self.settings.rest_count else None
         # The sightings can only be late: a card is named at rest after it stopped, and a track that starts
         # as it stops (never named in flight, its boxes trailing it under the hand) lands when those boxes
-        # settle, a few frames late, with a small err. So a clear pixel fit earlier than that overrules it;
-        # one later than the sightings allow is another card's slide (a race's second card on the pile).
+        # settle, a few frames late, with a small err. So a pixel fit of the card's last frames in motion,
+        # earlier than that and surer, overrules it; one later than the sightings allow is another card's
+        # slide (a race's second card on the pile).
         earlier = (
             fit is not None
             and fit.t_ns < landing.t_ns
             and fit.moving >= PIXEL_EARLIER_MOVING
-            and 2 * fit.err_ns <= landing.err_ns
         )
         if (
             fit is None
