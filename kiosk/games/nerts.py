@@ -162,11 +162,18 @@ class NertsGame(Game):
     options_type: ClassVar[type[NertsOptions]] = NertsOptions
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 12
+    """The most the kiosk's seat picker offers (the camera's field of view, §2); a log may hold more."""
 
     def __init__(self, options: NertsOptions | dict[str, object] | None = None, /, *,
                  seats: Sequence[str] | int = 4) -> None:
         super().__init__(options, seats=seats)
         check_options(self.options)
+
+    def _check_seat_count(self, n: int) -> None:
+        # §2: two or more seats, and "the rules set no upper limit": only the table and the camera
+        # set one, so a table log of more seats than the seat picker offers is refereed all the same.
+        if n < self.min_seats:
+            super()._check_seat_count(n)
 
     def new_initial_state(self) -> NertsState:
         return NertsState(self)

@@ -298,9 +298,28 @@ class NertsReferee(Referee):
         if self.over:
             self._breach(e, "after_game", f"{e.type} after the game is over: ignored", self._seat_or_none(e))
             return None
+        if self.hand is None and self.hands_played:
+            # Between a hand_end and the next "Go": only the first hand may start without a hand_start
+            # (docs/table-log.md). A stray event here is no hand of its own, which would be scored with
+            # 13 Nerts cards a seat: no card moves before the signal (§4 step 6), a call is late (§7.1).
+            self._between_hands(e)
+            return None
         if self.hand is None:
             return self._start_hand(None)
         return self.hand
+
+    def _between_hands(self, e: TableEvent) -> None:
+        """Rules an in-play event logged after hand ``hands_played`` was scored, before the next Go."""
+        seat = self._seat_or_none(e)
+        done = f"hand {self.hands_played} is over"
+        if e.type == "call":
+            self._breach(e, "late_call", f"{e.seat} called after {done}: ignored", seat)
+        elif e.type == "count":
+            self._breach(e, "after_hand", f"count for {e.seat} after {done} and scored: ignored (a "
+                         f"score_correction fixes that hand)", seat)
+        elif e.type != "stuck":
+            what = f"{e.seat}'s {e.type}" if seat is not None else e.type
+            self._breach(e, "after_hand", f"{what} after {done}, before the next Go: take it back", seat)
 
     def _seat_or_none(self, e: TableEvent) -> int | None:
         return None if e.seat is None else self.seats.index(e.seat)
