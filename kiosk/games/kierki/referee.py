@@ -348,10 +348,7 @@ class KierkiReferee(Referee):
             rec.played[seat] += 1
             return self._shown(event, rec, seat, [card])
         if rec.ended:
-            raise InvalidActionError(
-                f"'play' event after deal {rec.deal.number} ended: a 'deal' event must start the next deal",
-                input=str(card),
-            )
+            return self._after_end(event, rec, seat, card)
         if isinstance(rec.deal, FanTanDeal):
             return self._fan_tan_play(event, rec, seat, card)
         return self._trick_play(event, rec, seat, card)
@@ -414,6 +411,26 @@ class KierkiReferee(Referee):
             if number == 13 or deal.penalty_exhausted(taken):
                 rulings.extend(self._end_deal(event, rec, early=number < 13))
         return rulings
+
+    def _after_end(self, event: TableEvent, rec: _DealRecord, seat: int, card: Card | None) -> list[Ruling]:
+        """A card (or Fan Tan pass) after the deal ended and before the next deal. It breaks a
+        check the camera makes at once (§13.2: 13 tricks per deal, no card seen twice; §8.4: the
+        deal ends when the second player is out), so it is refused and reported, not a malformed
+        log (docs/table-log.md: breaches of the rules are not errors)."""
+        name = self._name(seat)
+        what = "pass" if card is None else f"play {card}"
+        if isinstance(rec.deal, FanTanDeal):
+            self._flag(event, "out_of_turn", f"{name} tried to {what} after deal {rec.deal.number} ended: "
+                       "the second player is out", seat)
+        else:
+            assert card is not None
+            if card in rec.seen_cards:
+                self._flag(event, "seen_twice", f"{card} seen twice in deal {rec.deal.number}: {name} played "
+                           "it after the 13th trick (a misread or a foul deck)", seat)
+            self._flag(event, "wrong_count", f"{name} played {card} after the 13th trick of deal "
+                       f"{rec.deal.number}: a deal has 13 tricks", seat)
+        back = "nothing is played" if card is None else f"take back {card}"
+        return [self._rule(event, "refused", f"{name}: {back} (deal {rec.deal.number} is over)", (seat,))]
 
     def _lead_claim(self, rec: _DealRecord, seat: int, card: Card, number: int) -> Claim | None:
         deal = rec.deal
@@ -491,10 +508,24 @@ class KierkiReferee(Referee):
             rulings.extend(self._end_match(event))
         return rulings
 
+    def _corrected_results(self, event: TableEvent) -> dict[int, tuple[int, ...]]:
+        """The score sheet with the ``score_correction`` events logged up to ``event`` applied:
+        the table fixes a flagged row during the match (§6.3), and the end-of-match checks
+        (§9) and ranking (§10) are of the scores as fixed, not as first posted. (Corrections
+        logged after the end change the report, not what was announced at the end.)"""
+        rows = {i: list(r) for i, r in self.results.items()}
+        for c in self._corrections:
+            if c.t_ns > event.t_ns:
+                continue
+            row = rows.setdefault(int(c.data["hand"]) - 1, [0] * N_SEATS)
+            row[self.seat_index(c.seat)] = int(c.data["score"])
+        return {i: tuple(r) for i, r in rows.items()}
+
     def _end_match(self, event: TableEvent) -> list[Ruling]:
-        sheet = [self.results[i] for i in sorted(self.results)]
-        first = sum(sum(r) for i, r in self.results.items() if i < 7)
-        second = sum(sum(r) for i, r in self.results.items() if i >= 7)
+        results = self._corrected_results(event)
+        sheet = [results[i] for i in sorted(results)]
+        first = sum(sum(r) for i, r in results.items() if i < 7)
+        second = sum(sum(r) for i, r in results.items() if i >= 7)
         expected_second = sum(d.fixed_total for d in self.deals[7:])
         for label, got, want in (("first half", first, -2600), ("second half", second, expected_second)):
             if got != want:
@@ -502,7 +533,7 @@ class KierkiReferee(Referee):
         total = sum(sum(r) for r in sheet)
         if total != 0 and expected_second == 2600:
             self._flag(event, "misread", f"the final scores add up to {total}, not 0", None)
-        totals = self._totals()
+        totals = [sum(r[s] for r in sheet) for s in range(N_SEATS)]
         places = ", ".join(f"{p}. {self._name(s)} ({_signed(v)})" for p, s, v in standings(totals))
         return [self._rule(event, "match_end", f"match over: {places}", range(N_SEATS))]
 
@@ -605,7 +636,7 @@ class KierkiReferee(Referee):
                 input="pass",
             )
         if rec.ended:
-            raise InvalidActionError(f"'pass' event after deal {rec.deal.number} ended", input="pass")
+            return self._after_end(event, rec, seat, None)
         assert rec.layout is not None
         name = self._name(seat)
         if rec.opening is not None and rec.cards_played == 0:
