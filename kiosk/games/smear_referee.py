@@ -46,6 +46,7 @@ from kiosk.games.errors import InvalidActionError
 from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
 from kiosk.games.smear_referee_view import SmearTableView
 from kiosk.games.smear_rules import (
+    HAND_SIZE,
     MAX_BID,
     MIN_BID,
     NUM_SEATS,
@@ -438,6 +439,22 @@ class SmearReferee(Referee):
             return []  # wait for the discards: they count for Game
         return self._score(event, hand)
 
+    def _discard_problem(self, bidder: int, kept: Sequence[Card], discards: Sequence[Card],
+                         trump: Suit) -> str:
+        """The text of an illegal trump discard, naming the rule that applied: the bidder
+        must keep ``min(T, 6)`` of its ``T`` trumps, or, under ``only_if_over_six``, may
+        discard none with six or fewer (§6.4, §11), so "fewer than six" is no rule when T < 6."""
+        thrown = [c for c in discards if c.suit is trump]
+        kept_trumps = sum(1 for c in kept if c.suit is trump)
+        held = kept_trumps + len(thrown)
+        if self.options.trump_discard_rule == "only_if_over_six":
+            rule = ("with six or fewer trumps no trump may be discarded "
+                    "(trump_discard_rule = only_if_over_six)")
+        else:
+            rule = f"the bidder must keep min({held}, {HAND_SIZE}) = {min(held, HAND_SIZE)} of them"
+        return (f"{self.seats[bidder]} discarded {' '.join(str(c) for c in thrown)} of trump "
+                f"({suit_name(trump)}), keeping {kept_trumps} of its {held} trumps: {rule} (§6.4)")
+
     def _score(self, event: TableEvent, hand: _Hand) -> list[Ruling]:
         tricks = hand.tricks
         assert tricks is not None and hand.bidder is not None and tricks.trump is not None
@@ -449,9 +466,7 @@ class SmearReferee(Referee):
             if not discard_fits_lead(self.options, kept + list(discards), discards, trump):
                 illegal_discard = True
                 self._flag(event, "illegal_discard",
-                           f"{self.seats[hand.bidder]} discarded "
-                           f"{' '.join(str(c) for c in discards if c.suit is trump)} of trump "
-                           f"({suit_name(trump)}) while keeping fewer than six trumps (§6.4)", hand.bidder)
+                           self._discard_problem(hand.bidder, kept, discards, trump), hand.bidder)
         # §10: an illegal trump discard is handled like a revoke ("same"), so under
         # revoke_policy = bid_setback it costs the bidder's team the bid. A revoke proven
         # in the play is charged first; the hand carries one penalty.
