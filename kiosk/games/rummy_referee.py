@@ -71,6 +71,8 @@ class _HandTrack:
     taken: list[list[Card]] = field(default_factory=list)
     """Cards each seat was seen taking from a pile and has not discarded since."""
     shows: dict[int, tuple[int, Arrangement | None]] = field(default_factory=dict)
+    empty_final_calls: list[str] = field(default_factory=list)
+    """The calls of a final round nobody plays (every seat out), still welcome after scoring."""
     arrangements: dict[int, dict[str, object]] = field(default_factory=dict)
 
 
@@ -178,8 +180,13 @@ class RummyReferee(Referee):
                                      input=repr(given))
         size = self.opts.hands[number - 1]
         piles: list[list[Card]] = [[] for _ in self.seats]
-        if self.opts.start_pile_each_hand:
-            raw = e.get("piles")
+        raw = e.get("piles")
+        if not self.opts.start_pile_each_hand and isinstance(raw, dict):
+            # §10: not every hand begins with a starting pile card, but the cards a hand_start
+            # names (say in the first hand) lie on the piles and may be taken.
+            for name, card in raw.items():
+                piles[self.seat_index(name)].append(self._card(e, card, "piles"))
+        elif self.opts.start_pile_each_hand:
             if not isinstance(raw, dict) or set(raw) != set(self.seats):
                 raise InvalidActionError(
                     "'hand_start' needs 'piles': the face-up card that starts each seat's pile, "
@@ -228,7 +235,12 @@ class RummyReferee(Referee):
         word = e.require("call")
         if word not in ("draw", "discard"):
             raise InvalidActionError(f"'call' must be 'draw' or 'discard', got {word!r}", input=repr(word))
-        if word == "draw":
+        if h.phase == "scored" and h.empty_final_calls[:1] == [word]:
+            # §6.3: the caller may still say "draw" and "discard" once more when every seat is
+            # out; nobody plays that round and the hand is already scored.
+            h.empty_final_calls.pop(0)
+            self._rule(e, "call", f"final round: {word} (every seat is out)")
+        elif word == "draw":
             self._call_draw(e, h)
         else:
             self._call_discard(e, h)
@@ -257,8 +269,8 @@ class RummyReferee(Referee):
         if h.pool < len(h.drawers):
             if self.opts.pool_empty == "end_hand":
                 h.phase = "show"
-                self._rule(e, "pool_empty", f"the pool has {h.pool} cards for {len(h.drawers)} seats: "
-                           "the hand ends now; everyone spreads their hand to be scored")
+                self._rule(e, "pool_empty", f"the pool has {_cards_count(h.pool)} for {len(h.drawers)} "
+                           "seats: the hand ends now; everyone spreads their hand to be scored")
                 return
             gathered = sum(len(p) - 1 for p in h.piles if p)
             for pile in h.piles:
@@ -364,7 +376,8 @@ class RummyReferee(Referee):
         p = self.seat_index(e.seat)
         card = self._card(e, e.require("card"))
         name = self.seats[p]
-        if h.phase == "draw":
+        if h.phase in ("draw", "window"):
+            # §11: before any "discard" call (the setup window included) it is turned up early.
             self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
         elif h.phase != "discard":
             self._infraction(e, "extra_discard", f"{name} discarded {card.display()} outside a round")
@@ -416,6 +429,11 @@ class RummyReferee(Referee):
                 reason = f"not valid sets as laid out ({shown})"
         elif not arrangement.is_complete:
             reason = arrangement.display()
+        if not reason and self.opts.scoring_mode == "as_laid_out" and sets is not None:
+            # §7: the player's own arrangement is what was checked, so it is the one shown.
+            arrangement = laid_out_arrangement(sets, [], h.size,
+                                               max_wilds_per_set=self.opts.max_wilds_per_set,
+                                               face_card_points=self.opts.face_card_points)
         h.arrangements[p] = arrangement.to_json()
         if not reason:
             h.out[p] = True
@@ -423,9 +441,16 @@ class RummyReferee(Referee):
             self._rule(e, "match", f"{name}: match confirmed: {arrangement.display()}. "
                        "Final round: everyone else draws and discards once more.", (name,),
                        arrangement=arrangement.to_json())
+            if all(h.out) and not self.opts.matcher_plays_final_round:
+                # §6.3, §7: only seats that are not out play the final round, and none is left:
+                # every seat scores 0 (plus any false-match penalty) now, with or without the
+                # caller's "draw" and "discard" for that empty round.
+                h.empty_final_calls = ["draw", "discard"]
+                self._score_hand(e, h)
             return
         h.penalties[p] += self.opts.false_match_penalty
-        cost = f" (+{self.opts.false_match_penalty} points)" if self.opts.false_match_penalty else ""
+        penalty = self.opts.false_match_penalty
+        cost = f" (+{penalty} point{'' if penalty == 1 else 's'})" if penalty else ""
         self._rule(e, "failed_match", f"{name}: match fails: {reason}. The call is void{cost}.", (name,),
                    arrangement=arrangement.to_json())
 
@@ -586,6 +611,10 @@ class RummyReferee(Referee):
 
 def _game_end_text(won: Sequence[str]) -> str:
     return f"game over: {' and '.join(won)} {'share the win' if len(won) > 1 else 'wins'}"
+
+
+def _cards_count(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def _rank_symbol(size: int) -> str:
