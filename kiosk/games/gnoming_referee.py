@@ -87,6 +87,8 @@ class _RoundTrack:
     kept: bool = False
     filled: list[int] = field(default_factory=list)
     hazard_window: list[int] = field(default_factory=list)
+    hazard_by: int | None = None
+    """The seat whose Hazard discard opened the flips now allowed (None once the next draw closes them)."""
     finisher: int | None = None
     final_left: int = 0
     revealed: dict[int, list[GnomeCard]] = field(default_factory=dict)
@@ -141,8 +143,10 @@ class GnomingReferee(Referee):
         except ValueError as exc:
             raise InvalidActionError(f"{e.type!r} event: {exc}", input=repr(value)) from None
 
-    def _need_round(self, e: TableEvent) -> _RoundTrack:
-        if self.round is None or self.round.stage == "scored":
+    def _need_round(self, e: TableEvent, *, play: bool = False) -> _RoundTrack:
+        # A draw, keep or discard (``play``) after a round is scored is a breach (``round_over``),
+        # not a malformed log: the docs promise that rule breaches are refereed, never errors.
+        if self.round is None or (self.round.stage == "scored" and not play):
             raise InvalidActionError(
                 f"{e.type!r} event before a 'round_start' event: start each round with "
                 '{"type": "round_start", "piles": {"A": "G5", "B": "G3"}}', input=e.type)
@@ -254,8 +258,22 @@ class GnomingReferee(Referee):
             pass
         else:
             last = self._face_down(r, p) < self.opts.hazard_flip_min_facedown
-            why = (f"with fewer than {self.opts.hazard_flip_min_facedown} face-down cards (the last card "
-                   "can never be flipped by a Hazard)") if last else "without a Hazard discarded"
+            if last:
+                why = (f"with fewer than {self.opts.hazard_flip_min_facedown} face-down cards (the last card "
+                       "can never be flipped by a Hazard)")
+            elif r.hazard_by == p:
+                why = "after their own Hazard (only the other players may flip)"
+            elif r.hazard_by is not None:
+                why = "after already flipping or declining for this Hazard (one card per player per Hazard)"
+            else:
+                why = "without a Hazard discarded"
+            if r.grids[p][pos] is None and self._face_down(r, p) == 1:
+                # §5.4: the last face-down card can never be turned by a Hazard, so a Hazard can never
+                # end a round. The card goes back face down and the seat must still play onto it to
+                # go out (§5.5), instead of becoming the finisher on its next turn without doing so.
+                self._infraction(e, "illegal_flip", f"{name} flipped {pos_name(pos)} {why}: "
+                                 "turn it back face down")
+                return
             self._infraction(e, "illegal_flip", f"{name} flipped {pos_name(pos)} {why}")
         self._see(e, r, p, pos, card)
 
@@ -276,7 +294,7 @@ class GnomingReferee(Referee):
                              "players must not look at face-down cards")
 
     def _on_draw(self, e: TableEvent) -> None:
-        r = self._need_round(e)
+        r = self._need_round(e, play=True)
         p = self.seat_index(e.seat)
         name = self.seats[p]
         source = e.require("from")
@@ -286,12 +304,17 @@ class GnomingReferee(Referee):
         if r.stage == "flip":
             self._infraction(e, "early_draw", f"{name} drew before every seat turned two cards up")
             r.stage = "draw"
-        r.hazard_window = []
+        r.hazard_window, r.hazard_by = [], None
         r.drawn = True
-        if r.stage == "reveal":
+        if r.stage in ("reveal", "scored"):
             self._infraction(e, "round_over", f"{name} drew after the round was over")
             return
-        if r.stage == "place":
+        if r.stage == "place" and p != r.player:
+            # §9's "two cards drawn" is one player drawing twice; another seat drawing while the
+            # player still holds a card is that seat playing out of turn.
+            self._infraction(e, "out_of_turn", f"{name} drew out of turn; {self.seats[r.player]} "
+                             "is still holding a card")
+        elif r.stage == "place":
             self._infraction(e, "two_draws", f"{name} drew again before discarding")
         elif p != r.player:
             self._infraction(e, "out_of_turn",
@@ -328,13 +351,13 @@ class GnomingReferee(Referee):
         r.deck -= 1
 
     def _on_keep(self, e: TableEvent) -> None:
-        r = self._need_round(e)
+        r = self._need_round(e, play=True)
         p = self.seat_index(e.seat)
         name = self.seats[p]
         pos = self._pos(e)
         card = self._card(e, "card")
         out = self._card(e, "out")
-        if r.stage == "reveal":
+        if r.stage in ("reveal", "scored"):
             self._infraction(e, "round_over", f"{name} placed a card after the round was over")
             return
         owner = p if e.get("grid") is None else self.seat_index(e.get("grid"))
@@ -368,12 +391,12 @@ class GnomingReferee(Referee):
         r.held, r.held_known, r.source = out, True, "bounce"
 
     def _on_discard(self, e: TableEvent) -> None:
-        r = self._need_round(e)
+        r = self._need_round(e, play=True)
         p = self.seat_index(e.seat)
         name = self.seats[p]
         card = self._card(e, "card")
         pile = e.get("pile")
-        if r.stage == "reveal":
+        if r.stage in ("reveal", "scored"):
             self._infraction(e, "round_over", f"{name} discarded after the round was over")
             return
         if r.stage != "place" or p != r.player:
@@ -402,6 +425,7 @@ class GnomingReferee(Referee):
         if card.is_hazard:
             need = self.opts.hazard_flip_min_facedown
             r.hazard_window = [q for q in range(self.k) if q != p and self._face_down(r, q) >= need]
+            r.hazard_by = p
             names = ", ".join(self.seats[q] for q in r.hazard_window) or "nobody"
             self._rule(e, "hazard", f"{name} discarded a Hazard: {names} may turn one face-down card up")
         self._end_turn(e, r, p)
