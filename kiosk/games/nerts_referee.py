@@ -73,6 +73,14 @@ _SOURCES = {"nerts": "N", "n": "N", "waste": "W", "w": "W"}
 _BACKWARD = {**_SOURCES, "stock": "S"}
 """Places a card may not be moved to (§6 forbidden moves), but where a refused card returns."""
 _PLACE = {"N": "Nerts pile", "W": "waste", "S": "stock"}
+_STOCK_TEXT = ("{name}'s {card} came from the stock: a stock card is never available (turn it onto the "
+               "waste first). {name}, put it back")
+
+
+def _is_stock(text: Any) -> bool:
+    """Whether a ``from`` field names the stock: never a source of play (§3 available cards; a stock
+    card reaches play only by M1), so such a play is a breach to referee, not a malformed line."""
+    return isinstance(text, str) and text.strip().lower() == "stock"
 
 
 def parse_source(text: Any, work_piles: int) -> str:
@@ -214,6 +222,8 @@ class _Hand:
     idle_resets: int = 0
     caller: int | None = None
     t_call: int = 0
+    t_go: int | None = None
+    """The Go of a hand started by ``hand_start`` (None for one a play started): no card moves before it."""
     counts: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
     penalties: list[int] = field(default_factory=list)
     flights: dict[tuple[int, str | None], tuple[int, int]] = field(default_factory=dict)
@@ -335,6 +345,7 @@ class NertsReferee(Referee):
                 self._breach(e, "after_game", "hand_start after the game is over: ignored")
                 return
         hand = self._start_hand(deal)
+        hand.t_go = e.t_ns
         self._rule(e.t_ns, "hand_start", f"hand {hand.number}: go")
 
     def _parse_deal(self, deal: Any) -> list[list[Card]] | None:
@@ -407,13 +418,18 @@ class NertsReferee(Referee):
         card = self._card(e.require("card"), seat)
         pid = _pile_id(e.require("pile"))
         declared = self._declaration(e, card) if "as" in data else None
-        off_pile = self._off_foundation(data.get("from"))
-        src = self._source(data["from"]) if data.get("from") is not None and off_pile is None else None
+        from_stock = _is_stock(data.get("from"))
+        off_pile = None if from_stock else self._off_foundation(data.get("from"))
+        src = (self._source(data["from"]) if data.get("from") is not None and off_pile is None
+               and not from_stock else None)
         t_lift = _lift_time(e) if "t_lift" in data else None
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
         name = self.seats[seat]
+        if from_stock:
+            self._breach(e, "not_available", _STOCK_TEXT.format(name=name, card=card.display()), seat)
+            return
         if off_pile is not None:
             self._from_foundation(e, hand, seat, card, off_pile, pid)
             return
@@ -550,14 +566,19 @@ class NertsReferee(Referee):
     def _may_land(self, e: TableEvent, hand: _Hand, seat: int, card: Card | None, t_lift: int | None) -> bool:
         """Checks the call (§7.1) and the one-hand rule (§5) for a move landing now."""
         name = self.seats[seat]
-        if hand.phase != "play":
-            what = f"{name}'s {card.display()}" if card is not None else f"{name}'s {e.type}"
+        what = f"{name}'s {card.display()}" if card is not None else f"{name}'s {e.type}"
         if hand.phase == "stalemate":
             self._breach(e, "after_hand", f"{what} after the hand ended: take it back", seat)
             return False
         # A lift time measured to within err_lift, a landing to within its err: a move is ruled against
         # only when the measurements say so whatever their errors (§12).
         lift_err = _lift_err(e) if t_lift is not None else 0
+        if t_lift is not None and hand.t_go is not None and t_lift + lift_err < hand.t_go:
+            # No card may be moved before the Go (§4 step 6): like a card moved between hands, it goes
+            # back and does not count; one lifted at the Go itself is in time.
+            self._breach(e, "after_hand", f"{what} was lifted {_ms(hand.t_go - t_lift)} ms before the "
+                         f"Go: take it back", seat)
+            return False
         if hand.phase == "called":
             if t_lift is not None and t_lift - lift_err >= hand.t_call:
                 self._breach(e, "after_call", f"{what} was lifted {_ms(t_lift - hand.t_call)} ms after the "
@@ -671,8 +692,9 @@ class NertsReferee(Referee):
     def _on_move(self, e: TableEvent) -> None:
         seat = self.seat_index(e.seat)
         card = self._card(e.require("card"), seat)
-        off_pile = self._off_foundation(e.require("from"))
-        src = self._source(e.data["from"]) if off_pile is None else ""
+        from_stock = _is_stock(e.require("from"))
+        off_pile = None if from_stock else self._off_foundation(e.data["from"])
+        src = self._source(e.data["from"]) if off_pile is None and not from_stock else ""
         to = e.require("to")
         index = e.get("index")
         if index is not None and (isinstance(index, bool) or not isinstance(index, int) or index < 0):
@@ -686,6 +708,9 @@ class NertsReferee(Referee):
         if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
         name = self.seats[seat]
+        if from_stock:
+            self._breach(e, "not_available", _STOCK_TEXT.format(name=name, card=card.display()), seat)
+            return
         if off_pile is not None:
             dest = str(to) if backward is not None else f"{kind}{work}"
             back_to = backward if backward is not None else str(work) if kind == "work" else None
@@ -726,10 +751,15 @@ class NertsReferee(Referee):
         else:
             u = int(src)
             pile = lay.work[u - 1]
-            if card not in pile or kind == "under":
-                why = " (a block cannot slide under)" if kind == "under" else ""
+            if card not in pile:
                 self._breach(e, "not_available",
-                             f"{name}'s {card.display()} is not in work pile {u}{why}: take it back", seat)
+                             f"{name}'s {card.display()} is not in work pile {u}: take it back", seat)
+                return
+            if kind == "under":
+                # The card is where the log says, but M7 takes only the Nerts or waste top (§6), as
+                # ruled for a camera-level log too.
+                self._breach(e, "illegal_move", f"{name}: {card.display()} is in work pile {u}: a block "
+                             f"cannot slide under: take it back", seat)
                 return
             spots = [i for i, x in enumerate(pile) if x == card]
             if index is not None and index not in spots:
