@@ -90,6 +90,9 @@ class _DealRecord:
         self.flags: list[str] = []
         """Proven breaches left to the table (``revoke_policy = flag_only``)."""
         self.auditor: TrickAuditor | None = None
+        self.reshow: dict[int, Card] = {}
+        """The cards of a trick collected short, by seat: the table shows the trick again
+        (docs/table-log.md, ``collect``), and these may be seen a second time."""
         if isinstance(deal, TrickDeal) and not deal.is_trump_deal:
             self.auditor = TrickAuditor(N_SEATS, deal.first_player(dealer), names=names)
         # Fan Tan
@@ -365,6 +368,12 @@ class KierkiReferee(Referee):
         auditor = rec.auditor
         trick = auditor.history.current
         number = auditor.trick_number
+        if rec.reshow.get(seat) == card:
+            # A short trick shown again in full repeats the cards already seen in it (§13.5):
+            # they are in the trick already, neither out of turn nor seen twice.
+            del rec.reshow[seat]
+            return [self._rule(event, "reshow", f"{self._name(seat)}: {card} seen again "
+                               f"(already in trick {number})", (seat,))]
         outcome = auditor.play(seat, card)
         rulings: list[Ruling] = []
         if not outcome.accepted:
@@ -382,9 +391,12 @@ class KierkiReferee(Referee):
             assert led is not None
             hand_void = card.suit is not led
             if isinstance(deal, NegativeDeal) and deal.forces_king_of_hearts and card != KING_OF_HEARTS:
-                if hand_void or (led is Suit.HEARTS and ACE_OF_HEARTS in trick):
-                    why = (f"{name} could not follow {suit_name(led)}" if hand_void
-                           else "hearts were led and AH was in the trick")
+                # §12 (a) "cannot follow": on a heart lead the holder of KH can always follow, so a
+                # non-heart there is a revoke only; (b) applies to any card once AH is in the trick.
+                ace_in = led is Suit.HEARTS and ACE_OF_HEARTS in trick
+                if (hand_void and led is not Suit.HEARTS) or ace_in:
+                    why = ("hearts were led and AH was in the trick" if ace_in
+                           else f"{name} could not follow {suit_name(led)}")
                     claims.add(Claim(seat, number, card, frozenset({KING_OF_HEARTS}),
                                      f"{why} and played {card}, not KH", "king_of_hearts_not_played"))
             if (isinstance(deal, TrumpDeal) and self.opts.must_trump_when_void and rec.trump is not None
@@ -397,6 +409,8 @@ class KierkiReferee(Referee):
             rec.hearts_played = True
         for p in outcome.problems:
             rulings.extend(self._problem(event, rec, p))
+        if outcome.completed is not None:
+            rec.reshow.clear()
         if outcome.completed is not None and not rec.void:
             done = outcome.completed
             score = deal.trick_score(done, number)
@@ -546,6 +560,7 @@ class KierkiReferee(Referee):
             )
         problem = rec.auditor.collect()
         if problem is not None:
+            rec.reshow = dict(rec.auditor.history.current.plays)
             self._flag(event, problem.kind, problem.text, None)
             return [self._rule(event, "reshow", f"show trick {problem.trick} again: "
                                f"{len(rec.auditor.history.current)} of 4 cards were seen")]
