@@ -90,7 +90,8 @@ class _RoundTrack:
     hazard_by: int | None = None
     """The seat whose Hazard discard opened the flips now allowed (None once the next draw closes them)."""
     finisher: int | None = None
-    final_left: int = 0
+    final_owed: list[int] = field(default_factory=list)
+    """Seats still owed their one final turn (§5.5), in turn order after the finisher."""
     revealed: dict[int, list[GnomeCard]] = field(default_factory=dict)
     drawn: bool = False
     """Whether the round's first draw has happened (until then a flip is an opening flip)."""
@@ -433,18 +434,24 @@ class GnomingReferee(Referee):
     def _end_turn(self, e: TableEvent, r: _RoundTrack, p: int) -> None:
         if r.finisher is None and self._face_down(r, p) == 0:
             r.finisher = p
-            r.final_left = self.k - 1
+            r.final_owed = [(p + i * self._step()) % self.k for i in range(1, self.k)]
             self._rule(e, "finisher",
                        f"{self.seats[p]} has no face-down card: everyone else has one more turn",
                        (self.seats[p],))
-        elif r.finisher is not None:
-            r.final_left -= 1
-        if r.finisher is not None and r.final_left == 0:
+        elif p in r.final_owed:
+            # §5.5: each other seat has exactly one final turn. A turn played out of turn by the
+            # finisher, or by a seat that already had its final turn, uses up nobody's.
+            r.final_owed.remove(p)
+        if r.finisher is not None and not r.final_owed:
             r.stage = "reveal"
             self._rule(e, "round_end",
                        f"round {r.number} is over: turn every face-down card up where it lies")
             return
         r.player = (p + self._step()) % self.k
+        if r.finisher is not None:
+            # The next seat still owed a final turn; the finisher has no more turns.
+            while r.player not in r.final_owed:
+                r.player = (r.player + self._step()) % self.k
         r.stage, r.source, r.filled = "draw", "", []
         under = sum(len(pile) - 1 for pile in r.piles.values() if pile)
         out_of_cards = r.deck == 0 and (self.opts.draw_pile_empty == "end_round" or (
@@ -528,7 +535,7 @@ class GnomingReferee(Referee):
             draw_pile=r.deck,
             held=r.held if r.held_known else None,
             finisher=r.finisher,
-            final_turns_left=r.final_left if r.finisher is not None and playing else 0,
+            final_turns_left=len(r.final_owed) if r.finisher is not None and playing else 0,
             hazard_flippers=tuple(r.hazard_window),
             round_scores=scores,
         )
