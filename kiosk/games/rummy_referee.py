@@ -314,7 +314,9 @@ class RummyReferee(Referee):
             return
         for p in h.drawers:
             if not h.discarded[p]:
-                self._infraction(e, "no_discard", f"{self.seats[p]}'s discard was not seen turned up")
+                # The breach is the silent seat's, not that of the seat whose event showed it.
+                self.infractions.append(Infraction(e.t_ns, "no_discard", f"{self.seats[p]}'s discard was "
+                                                   "not seen turned up", self.seats[p], e.line))
 
     def _on_draw(self, e: TableEvent) -> None:
         h = self._need_hand(e)
@@ -384,7 +386,8 @@ class RummyReferee(Referee):
         if h.phase in ("draw", "discard") and p not in h.drawers:
             self._infraction(e, "not_in_round", f"{name} is out: the hand stays frozen in the final round, "
                              f"so {card.display()} may not be discarded")
-        elif h.discarded[p]:
+        elif h.phase in ("window", "draw", "discard") and h.discarded[p]:
+            # After the final round the card is already an ``extra_discard``: one breach, one infraction.
             self._infraction(e, "two_discards", f"{name} discarded a second card this round")
         h.discarded[p] = True
         h.held[p] = True
