@@ -9,17 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def replay(tmp_path: Path, lines: list[dict[str, Any]]) -> dict[str, Any]:
-    log = tmp_path / "table.jsonl"
-    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    run = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
-                         capture_output=True, text=True, cwd=ROOT)
-    assert run.returncode == 0, run.stderr
-    report: dict[str, Any] = json.loads(run.stdout)
-    return report
+from tests.games.replay_logs import ROOT, replay
 
 
 def _header(seats: list[str], **options: Any) -> dict[str, Any]:

@@ -4,24 +4,12 @@ audit): table logs written from ``rules/nerts.md`` and ``docs/table-log.md`` alo
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.games.replay_logs import replay
+
 SEATS = ["Ana", "Ben", "Cal"]
-
-
-def replay(tmp_path: Path, lines: list[dict[str, Any]]) -> dict[str, Any]:
-    log = tmp_path / "table.jsonl"
-    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    run = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
-                         capture_output=True, text=True, cwd=ROOT)
-    assert run.returncode == 0, run.stderr
-    report: dict[str, Any] = json.loads(run.stdout)
-    return report
 
 
 def _play(t: float | str, seat: str, card: str, pile: str, **extra: Any) -> dict[str, Any]:

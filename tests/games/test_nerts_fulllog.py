@@ -3,25 +3,13 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.games.replay_logs import replay
+
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 DECK = [r + s for s in "SHDC" for r in RANKS]
-
-
-def replay(tmp_path: Path, lines: list[dict[str, Any]]) -> dict[str, Any]:
-    log = tmp_path / "table.jsonl"
-    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    run = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
-                         capture_output=True, text=True, cwd=ROOT)
-    assert run.returncode == 0, run.stderr
-    report: dict[str, Any] = json.loads(run.stdout)
-    return report
 
 
 def deck(nerts: list[str], work: list[str], stock_top: list[str]) -> str:
