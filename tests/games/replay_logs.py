@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from kiosk.__main__ import main
 from kiosk.games.referee import RefereeReport
 from kiosk.replay import replay_events
 from kiosk.tablelog import read_table_log
@@ -36,3 +39,15 @@ def replay_in_process(path: Path, header: dict[str, Any], events: list[dict[str,
     """The referee's report on ``header`` and ``events`` (written to ``path``), in this process."""
     write_log(path, [header, *events])
     return replay_events(*read_table_log(path))
+
+
+def replay_main(
+    tmp_path: Path, lines: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> dict[str, Any]:
+    """``kiosk replay --json`` on ``lines`` through the command's entry point in this process."""
+    log = write_log(tmp_path / "log.jsonl", lines)
+    status = main(["replay", str(log), "--json"])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    report: dict[str, Any] = json.loads(out.out)
+    return report

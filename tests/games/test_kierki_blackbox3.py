@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kiosk.__main__ import main
+from tests.games.replay_logs import replay_main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,13 +28,7 @@ def deal_start(events: list[dict[str, Any]], k: int) -> int:
 
 
 def replay(lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    path = tmp_path / "log.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    status = main(["replay", str(path), "--json"])
-    out = capsys.readouterr()
-    assert status == 0, out.err
-    report: dict[str, Any] = json.loads(out.out)
-    return report
+    return replay_main(tmp_path, lines, capsys)
 
 
 def kinds(report: dict[str, Any]) -> list[str]:

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.games.replay_logs import replay
+
 SEATS = ["Ana", "Ben", "Cal"]
 ACES = ["AS", "AH", "AD", "AC"] * 4
 SPADES_2_TO_K_AND_AH = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AH"]
@@ -18,13 +16,7 @@ SPADES_2_TO_K_AND_AH = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "
 def _replay(tmp_path: Path, options: dict[str, Any], events: list[dict[str, Any]],
             seats: list[str] | None = None) -> dict[str, Any]:
     header = {"table_log": 1, "game": "rummy_3_13", "seats": seats or SEATS, "options": options}
-    log = tmp_path / "log.jsonl"
-    log.write_text("\n".join(json.dumps(x) for x in [header, *events]) + "\n")
-    result = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
-                            capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 0, result.stderr
-    report: dict[str, Any] = json.loads(result.stdout)
-    return report
+    return replay(tmp_path, [header, *events])
 
 
 def _ev(t: float, type_: str, seat: str | None = None, **data: Any) -> dict[str, Any]:

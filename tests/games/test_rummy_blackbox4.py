@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.games.replay_logs import replay
+
 SEATS = ["Ana", "Ben", "Cal", "Dee"]
 PILES = {"Ana": "2S", "Ben": "10C", "Cal": "7D", "Dee": "9H"}
 
@@ -18,13 +16,7 @@ def _replay(tmp_path: Path, events: list[dict[str, Any]],
             options: dict[str, Any] | None = None) -> dict[str, Any]:
     header = {"table_log": 1, "game": "rummy_3_13", "seats": SEATS, "options": options or {"hands": [4]}}
     lines = [header] + [{"t": 0.1 * (i + 1), **ev} for i, ev in enumerate(events)]
-    log = tmp_path / "log.jsonl"
-    log.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    result = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
-                            capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 0, result.stderr
-    report: dict[str, Any] = json.loads(result.stdout)
-    return report
+    return replay(tmp_path, lines)
 
 
 def _final_round(discards: list[tuple[str, str]]) -> list[dict[str, Any]]:

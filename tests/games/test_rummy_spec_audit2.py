@@ -10,9 +10,9 @@ from typing import Any
 
 from kiosk.games.cards import parse_cards
 from kiosk.games.melds import laid_out_arrangement
-from kiosk.games.referee import RefereeReport, TableEvent
-from kiosk.games.rummy import Rummy313Game
+from kiosk.games.referee import TableEvent
 from kiosk.games.rummy_referee import RummyReferee
+from tests.games.test_rummy_spec_audit import _kinds, _referee
 
 SEATS = ["Ana", "Ben", "Cal", "Dee"]
 PILES = {"Ana": "2S", "Ben": "10C", "Cal": "7D", "Dee": "9H"}
@@ -20,16 +20,6 @@ PILES = {"Ana": "2S", "Ben": "10C", "Cal": "7D", "Dee": "9H"}
 
 def _ev(t: float, type_: str, seat: str | None = None, **data: Any) -> TableEvent:
     return TableEvent(type_, int(t * 1e9), seat=seat, data=data)
-
-
-def _referee(seats: list[str], **options: Any) -> RummyReferee:
-    ref = Rummy313Game(options, seats=seats).referee()
-    assert isinstance(ref, RummyReferee)
-    return ref
-
-
-def _kinds(report: RefereeReport) -> list[str]:
-    return [i.kind for i in report.infractions]
 
 
 # -- §2: the caller is chosen once ---------------------------------------------------------

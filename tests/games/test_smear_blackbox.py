@@ -3,13 +3,10 @@ and ``docs/table-log.md`` alone (seats named N, E, S, W; options spelt as in §1
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.games.replay_logs import replay
 
 # §13.1, dealer N: NS bid 3 and make it, NS +3, EW +1.
 HAND_13_1: list[dict[str, Any]] = [
@@ -44,15 +41,7 @@ HAND_13_10: list[dict[str, Any]] = [
 
 def _replay(tmp_path: Path, options: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
     header = {"table_log": 1, "game": "smear", "seats": ["N", "E", "S", "W"], "options": options}
-    lines = [json.dumps(header)]
-    lines += [json.dumps({"t": i + 1, **e}) for i, e in enumerate(events)]
-    log = tmp_path / "smear.jsonl"
-    log.write_text("\n".join(lines) + "\n")
-    done = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
-                          capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    report: dict[str, Any] = json.loads(done.stdout)
-    return report
+    return replay(tmp_path, [header, *({"t": i + 1, **e} for i, e in enumerate(events))])
 
 
 def _scores_before(ns: int, ew: int) -> list[dict[str, Any]]:

@@ -4,15 +4,12 @@ irregularities of §10 and the trump-discard rule of §6.4."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.games.replay_logs import replay
 
 
 def _plays(record: str) -> list[dict[str, Any]]:
@@ -21,15 +18,7 @@ def _plays(record: str) -> list[dict[str, Any]]:
 
 def _replay(tmp_path: Path, options: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
     header = {"table_log": 1, "game": "smear", "seats": ["N", "E", "S", "W"], "options": options}
-    lines = [json.dumps(header)]
-    lines += [json.dumps({"t": i + 1, **e}) for i, e in enumerate(events)]
-    log = tmp_path / "smear.jsonl"
-    log.write_text("\n".join(lines) + "\n")
-    done = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
-                          capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    report: dict[str, Any] = json.loads(done.stdout)
-    return report
+    return replay(tmp_path, [header, *({"t": i + 1, **e} for i, e in enumerate(events))])
 
 
 # §13.6's deal (dealer S, N bids 3, blind 3): after taking KS 10D 8H from the blind N holds
