@@ -503,6 +503,13 @@ class ClaimBook:
             proofs.extend(self.observe(seat, card, where))
         return proofs
 
+    def withdraw(self, claim: Claim) -> bool:
+        """Closes ``claim`` unproven (a later fact showed it never applied); True if it was open."""
+        if claim in self._open:
+            self._open.remove(claim)
+            return True
+        return False
+
     def open_claims(self, seat: int | None = None) -> list[Claim]:
         """The claims not (yet) proven, of one seat or of all."""
         return [c for c in self._open if seat is None or c.seat == seat]

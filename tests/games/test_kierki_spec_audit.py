@@ -412,6 +412,9 @@ class SpecClaim:
     where: int
     refuted_by: frozenset[str]
     false: bool
+    void_duty: bool = False
+    """A duty that binds only a seat void in the suit led (§12 ``must_trump_when_void``,
+    ``king_of_hearts_forced_discard`` (a)): a revoke proven in the same trick cancels it."""
 
 
 Expected = tuple[str, str, int | None]
@@ -442,6 +445,7 @@ class SloppyTable:
         self.clock = itertools.count()
         self.expected: Counter[Expected] = Counter()
         self.claims: list[SpecClaim] = []
+        self.duties_proven: dict[Expected, bool] = {}
         self.replays = 0
         self.cov = Coverage()
 
@@ -449,16 +453,32 @@ class SloppyTable:
         name = None if seat is None else SEATS[seat]
         return self.ref.feed(TableEvent(etype, next(self.clock) * 1_000_000_000, 0, name, data))
 
-    def claim(self, kind: str, seat: int, where: int, refuted_by: set[str], hand: Sequence[str]) -> None:
-        self.claims.append(SpecClaim(kind, seat, where, frozenset(refuted_by), bool(refuted_by & set(hand))))
+    def claim(self, kind: str, seat: int, where: int, refuted_by: set[str], hand: Sequence[str],
+              void_duty: bool = False) -> None:
+        self.claims.append(SpecClaim(kind, seat, where, frozenset(refuted_by), bool(refuted_by & set(hand)),
+                                     void_duty))
 
     def shown(self, seat: int, cards: Sequence[str], where: int | None, rulings: list[Ruling]) -> bool:
         """Proves the open claims of ``seat`` that ``cards`` contradict; True if the deal is discarded."""
         proven = [c for c in self.claims if c.seat == seat and c.where != where and c.refuted_by & set(cards)]
         for c in proven:
             assert c.false, "a true claim can never be contradicted"
+            if c not in self.claims:
+                continue  # a void seat's duty cancelled by the revoke just proven
             self.claims.remove(c)
             self.expected[(c.kind, SEATS[seat], c.where)] += 1
+            if c.kind == "revoke":
+                # The seat could follow: the duty of a void seat in that trick never applied.
+                for duty in [d for d in self.claims if d.void_duty and (d.seat, d.where) == (seat, c.where)]:
+                    self.claims.remove(duty)
+                for kind in ("failure_to_trump", "king_of_hearts_not_played"):
+                    key = (kind, SEATS[seat], c.where)
+                    if self.duties_proven.pop(key, False):
+                        self.expected[key] -= 1
+                        if not self.expected[key]:
+                            del self.expected[key]
+            elif c.void_duty:
+                self.duties_proven[(c.kind, SEATS[seat], c.where)] = True
             self.cov.hit(f"proven {c.kind}")
         replay = any(r.kind == "replay_deal" for r in rulings)
         assert replay == (bool(proven) and self.o.revoke_policy == "replay_deal"), (proven, rulings)
@@ -473,6 +493,7 @@ class SloppyTable:
         while k <= n_deals:
             dealer = left(d1, k - 1)
             self.claims = []
+            self.duties_proven = {}
             attempts += 1
             sloppy = self.sloppy if attempts == 1 else 0.0  # a replayed deal is played cleanly
             scores = self.fan_tan(k, dealer, sloppy) if k >= 12 else self.tricks(k, dealer, sloppy)
@@ -569,9 +590,10 @@ class SloppyTable:
             self.claim("revoke", seat, t, {c for c in DECK if suit(c) == led}, hand)
         if k == 5 and o.king_of_hearts_forced_discard and card != "KH":
             if showed_void or (led == "H" and "AH" in [c for _, c in plays]):
-                self.claim("king_of_hearts_not_played", seat, t, {"KH"}, hand)
+                self.claim("king_of_hearts_not_played", seat, t, {"KH"}, hand, void_duty=led != "H")
         if 8 <= k <= 11 and o.must_trump_when_void and showed_void and led != trump and suit(card) != trump:
-            self.claim("failure_to_trump", seat, t, {c for c in DECK if suit(c) == trump}, hand)
+            self.claim("failure_to_trump", seat, t, {c for c in DECK if suit(c) == trump}, hand,
+                       void_duty=True)
 
     def fan_tan(self, k: int, dealer: int, sloppy: float) -> list[int] | None:
         o, rng = self.o, self.rng

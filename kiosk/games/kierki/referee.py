@@ -89,6 +89,13 @@ class _DealRecord:
         self.shown: set[int] = set()
         self.flags: list[str] = []
         """Proven breaches left to the table (``revoke_policy = flag_only``)."""
+        self.void_duties: dict[tuple[int, int], Claim] = {}
+        """Claims of a duty that binds only a seat void in the suit led (``must_trump_when_void``,
+        ``king_of_hearts_forced_discard`` (a)), by (seat, trick): a revoke proven in that trick
+        shows the seat could follow, so the duty never applied."""
+        self.void_duty_flags: dict[tuple[int, int], tuple[Infraction, str]] = {}
+        """Such claims already proven (by the duty's card, before the revoke): the infraction and
+        its flag label, withdrawn if the revoke is proven later."""
         self.auditor: TrickAuditor | None = None
         self.reshow: dict[int, Card] = {}
         """The cards of a trick collected short, by seat: the table shows the trick again
@@ -397,14 +404,19 @@ class KierkiReferee(Referee):
                 if (hand_void and led is not Suit.HEARTS) or ace_in:
                     why = ("hearts were led and AH was in the trick" if ace_in
                            else f"{name} could not follow {suit_name(led)}")
-                    claims.add(Claim(seat, number, card, frozenset({KING_OF_HEARTS}),
-                                     f"{why} and played {card}, not KH", "king_of_hearts_not_played"))
+                    kept = Claim(seat, number, card, frozenset({KING_OF_HEARTS}),
+                                 f"{why} and played {card}, not KH", "king_of_hearts_not_played")
+                    claims.add(kept)
+                    if not ace_in:
+                        rec.void_duties[(seat, number)] = kept
             if (isinstance(deal, TrumpDeal) and self.opts.must_trump_when_void and rec.trump is not None
                     and hand_void and led is not rec.trump and card.suit is not rec.trump):
                 trumps = frozenset(Card(r, rec.trump) for r in Rank if r is not Rank.JOKER)
-                claims.add(Claim(seat, number, card, trumps,
+                unruffed = Claim(seat, number, card, trumps,
                                  f"{suit_name(led)} led, {name} played {card} without trumping",
-                                 "failure_to_trump"))
+                                 "failure_to_trump")
+                claims.add(unruffed)
+                rec.void_duties[(seat, number)] = unruffed
         if card.suit is Suit.HEARTS:
             rec.hearts_played = True
         for p in outcome.problems:
@@ -467,16 +479,51 @@ class KierkiReferee(Referee):
 
     def _problem(self, event: TableEvent, rec: _DealRecord, problem: TrickProblem) -> list[Ruling]:
         self._flag(event, problem.kind, problem.text, problem.seat)
-        if problem.kind in _PROVEN_KINDS:
-            return self._breach(event, rec, problem)
-        return []
+        if problem.kind not in _PROVEN_KINDS:
+            return []
+        rulings = self._breach(event, rec, problem)
+        if problem.seat is None:
+            return rulings
+        key = (problem.seat, problem.trick)
+        duty = rec.void_duties.get(key)
+        if duty is not None and problem.kind == duty.kind:
+            rec.void_duty_flags[key] = (self.infractions[-1], self._breach_label(rec, problem))
+        elif duty is not None and problem.kind == "revoke":
+            rulings.extend(self._withdraw_void_duty(event, rec, key, duty))
+        return rulings
 
-    def _breach(self, event: TableEvent, rec: _DealRecord, problem: TrickProblem) -> list[Ruling]:
-        """A proven breach: flag only, or discard the deal (``revoke_policy``)."""
+    def _withdraw_void_duty(self, event: TableEvent, rec: _DealRecord, key: tuple[int, int],
+                            duty: Claim) -> list[Ruling]:
+        """A revoke proven in trick ``key[1]``: the seat held the suit led, so a duty that binds
+        only a void seat (§12 ``must_trump_when_void``: "a player void in the suit led";
+        ``king_of_hearts_forced_discard`` (a): "whenever they cannot follow") did not bind it
+        then. The claim is closed unproven, or, if the duty's card showed first, its flag is
+        withdrawn: the seat broke one rule, the duty to follow."""
+        del rec.void_duties[key]
+        if rec.claim_book.withdraw(duty):
+            return []
+        proven = rec.void_duty_flags.pop(key, None)
+        if proven is None:
+            return []
+        infraction, label = proven
+        if infraction in self.infractions:
+            self.infractions.remove(infraction)
+        if label in rec.flags:
+            rec.flags.remove(label)
+        seat, trick = key
+        return [self._rule(event, "withdrawn", f"deal {rec.deal.number}: {label} withdrawn: the revoke in "
+                           f"trick {trick} proves {self._name(seat)} could follow, so the duty did not "
+                           "apply", (seat,))]
+
+    def _breach_label(self, rec: _DealRecord, problem: TrickProblem) -> str:
         what = problem.kind.replace("_", " ")
         who = self._name(problem.seat) if problem.seat is not None else "a player"
         unit = "turn" if isinstance(rec.deal, FanTanDeal) else "trick"
-        label = f"{what} by {who} ({unit} {problem.trick})"
+        return f"{what} by {who} ({unit} {problem.trick})"
+
+    def _breach(self, event: TableEvent, rec: _DealRecord, problem: TrickProblem) -> list[Ruling]:
+        """A proven breach: flag only, or discard the deal (``revoke_policy``)."""
+        label = self._breach_label(rec, problem)
         if self.opts.revoke_policy == "flag_only":
             rec.flags.append(label)
             seats = () if problem.seat is None else (problem.seat,)
@@ -709,6 +756,8 @@ class KierkiReferee(Referee):
         unit = "turn" if isinstance(rec.deal, FanTanDeal) else "trick"
         rulings: list[Ruling] = []
         for claim in rec.claim_book.open_claims(seat):
+            if claim not in rec.claim_book.open_claims(seat):
+                continue  # withdrawn by a revoke proven just before (a duty of a void seat)
             hit = [c for c in cards if c in claim.refuted_by]
             if not hit:
                 continue
