@@ -87,3 +87,29 @@ def test_a_proven_revoke_is_not_also_a_kept_king_of_hearts(tmp_path: Path,
         tmp_path, capsys)
     assert proven(report) == ["revoke N: spades led, N played 2C; proven in trick 5: N played 10S"]
     assert report["hands"][4] == {"N": 0, "E": 0, "S": 0, "W": -150}
+
+
+def rotated(tricks: list[list[tuple[str, str]]], places: int) -> list[list[tuple[str, str]]]:
+    """The same tricks with every seat moved ``places`` to the left (the hands go with them)."""
+    return [[(SEATS[(SEATS.index(s) + places) % 4], c) for s, c in trick] for trick in tricks]
+
+
+def test_a_wrong_dealer_does_not_shift_the_dealer_rotation(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """kierki.md §3: "If seat D1 deals deal 1, deal k is dealt by the seat (k - 1) places to the
+    left of D1" (so every seat deals three deals and names trumps once). With N dealing deal 1,
+    S dealing deal 2 is a wrong dealer (E's deal), but deal 3 is still S's and W dealing it is
+    wrong too; the deals are played with the hands moved with the dealer."""
+    log = Log().ev("deal", seat="N", deal=1).tricks(spec_tricks(1))
+    log.ev("deal", seat="S", deal=2).tricks(rotated(spec_tricks(2), 1))
+    report = log.ev("deal", seat="S", deal=3).tricks(spec_tricks(3)).replay(tmp_path, capsys)
+    assert [(i["kind"], i["text"]) for i in report["infractions"]] == [
+        ("wrong_dealer", "S dealt deal 2, but it was E's deal")]
+    assert [h["E"] for h in report["hands"]] == [-60, -120, -180]
+
+    log = Log().ev("deal", seat="N", deal=1).tricks(spec_tricks(1))
+    log.ev("deal", seat="S", deal=2).tricks(rotated(spec_tricks(2), 1))
+    report = log.ev("deal", seat="W", deal=3).tricks(rotated(spec_tricks(3), 1)).replay(tmp_path, capsys)
+    assert [(i["kind"], i["text"]) for i in report["infractions"]] == [
+        ("wrong_dealer", "S dealt deal 2, but it was E's deal"),
+        ("wrong_dealer", "W dealt deal 3, but it was S's deal")]

@@ -141,6 +141,8 @@ class KierkiReferee(Referee):
         self.opts: KierkiOptions = self.options
         self.deals = match_deals(self.opts)
         self.deal_index = 0
+        self.first_dealer: int | None = None
+        """Who dealt deal 1 (D1): §3 fixes every later dealer from it."""
         self.next_dealer: int | None = None
         self.record: _DealRecord | None = None
         self.results: dict[int, tuple[int, ...]] = {}
@@ -249,6 +251,8 @@ class KierkiReferee(Referee):
                        f"{self._name(dealer)} dealt deal {deal.number}, "
                        f"but it was {self._name(expected)}'s deal",
                        dealer)
+        if self.first_dealer is None:
+            self.first_dealer = dealer
         new = self.record = self._new_record(deal, dealer)
         self.deal_info[self.deal_index] = {
             "deal": deal.number, "name": deal.name, "dealer": self._name(dealer)
@@ -558,7 +562,10 @@ class KierkiReferee(Referee):
                                       "the rest of the cards are shown"))
         self.results[self.deal_index] = tuple(rec.scores)
         self.deal_index += 1
-        self.next_dealer = (rec.dealer + 1) % N_SEATS
+        # §3: "deal k is dealt by the seat (k - 1) places to the left of D1", so every seat deals
+        # three deals and names trumps once; a deal dealt by the wrong seat does not shift the rest.
+        first = rec.dealer if self.first_dealer is None else self.first_dealer
+        self.next_dealer = (first + self.deal_index) % N_SEATS
         check = "ok" if total == deal.fixed_total else "MISMATCH"
         flagged = f"; flagged: {', '.join(rec.flags)}" if rec.flags else ""
         rulings.append(self._rule(event, "deal_end", f"deal {deal.number} ({deal.title}): {scores} "
