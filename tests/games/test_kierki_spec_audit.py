@@ -589,7 +589,8 @@ class SloppyTable:
             showed_void = True
             self.claim("revoke", seat, t, {c for c in DECK if suit(c) == led}, hand)
         if k == 5 and o.king_of_hearts_forced_discard and card != "KH":
-            if showed_void or (led == "H" and "AH" in [c for _, c in plays]):
+            # (a) binds a seat that cannot follow, which the holder of KH always can on a heart lead.
+            if (showed_void and led != "H") or (led == "H" and "AH" in [c for _, c in plays]):
                 self.claim("king_of_hearts_not_played", seat, t, {"KH"}, hand, void_duty=led != "H")
         if 8 <= k <= 11 and o.must_trump_when_void and showed_void and led != trump and suit(card) != trump:
             self.claim("failure_to_trump", seat, t, {c for c in DECK if suit(c) == trump}, hand,
