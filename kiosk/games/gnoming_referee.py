@@ -48,7 +48,7 @@ from what was seen before, a peek, a card placed in another player's grid.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kiosk.games.cards import GnomeCard
@@ -496,8 +496,7 @@ class GnomingReferee(Referee):
                    + ", ".join(f"{s} {v}" for s, v in zip(self.seats, row, strict=True)), tuple(self.seats))
         if len(self.scores) == self.opts.rounds:
             won = [self.seats[i] for i in game_winners(self.scores)]
-            self._rule(e, "game_end", f"game over: {' and '.join(won)} "
-                       f"{'share the win' if len(won) > 1 else 'wins'}", tuple(won))
+            self._rule(e, "game_end", _game_end_text(won), tuple(won))
 
     def public_view(self) -> GnomingTableView:
         """What everyone at the table can see: the grids' face-up cards, the pile tops, the turn.
@@ -548,6 +547,10 @@ class GnomingReferee(Referee):
         if self._corrections and rep.finished:
             rounds = [[row.get(name, 0) for name in self.seats] for row in rep.hands]
             rep.winners = [self.seats[i] for i in game_winners(rounds)]
+            # The game_end ruling was made on the scores as refereed; the end of the game follows
+            # the corrected ones (docs/table-log.md), so it announces the same winners as the report.
+            rep.rulings = [replace(r, text=_game_end_text(rep.winners), seats=tuple(rep.winners))
+                           if r.kind == "game_end" else r for r in rep.rulings]
         return rep
 
     def _report(self) -> RefereeReport:
@@ -563,3 +566,7 @@ class GnomingReferee(Referee):
             winners=[self.seats[i] for i in game_winners(self.scores)] if finished else [],
             extra={"grids": [dict(d) for d in self.details]},
         )
+
+
+def _game_end_text(won: Sequence[str]) -> str:
+    return f"game over: {' and '.join(won)} {'share the win' if len(won) > 1 else 'wins'}"
