@@ -144,10 +144,10 @@ class GnomingReferee(Referee):
         except ValueError as exc:
             raise InvalidActionError(f"{e.type!r} event: {exc}", input=repr(value)) from None
 
-    def _need_round(self, e: TableEvent, *, play: bool = False) -> _RoundTrack:
-        # A draw, keep or discard (``play``) after a round is scored is a breach (``round_over``),
-        # not a malformed log: the docs promise that rule breaches are refereed, never errors.
-        if self.round is None or (self.round.stage == "scored" and not play):
+    def _need_round(self, e: TableEvent) -> _RoundTrack:
+        # An event after a round is scored is refereed by its handler (``round_over`` and the
+        # like), not a malformed log: the docs promise that rule breaches are never errors.
+        if self.round is None:
             raise InvalidActionError(
                 f"{e.type!r} event before a 'round_start' event: start each round with "
                 '{"type": "round_start", "piles": {"A": "G5", "B": "G3"}}', input=e.type)
@@ -236,6 +236,10 @@ class GnomingReferee(Referee):
         pos = self._pos(e)
         card = self._card(e, "card")
         name = self.seats[p]
+        if r.stage == "scored":
+            # §5.6: the grids were turned up where they lie and scored; nothing is left to flip.
+            self._infraction(e, "round_over", f"{name} turned a card up after round {r.number} was scored")
+            return
         if r.grids[p][pos] is not None:
             self._infraction(e, "flip_face_up", f"{name} flipped {pos_name(pos)}, which was already face up")
         if r.stage == "flip":
@@ -289,13 +293,14 @@ class GnomingReferee(Referee):
         p = self.seat_index(e.seat)
         pos = self._pos(e)
         owner = p if e.get("grid") is None else self.seat_index(e.get("grid"))
-        if r.grids[owner][pos] is None:
+        # Once the round is scored no card is face down any more (§5.6): lifting one hides nothing.
+        if r.grids[owner][pos] is None and r.stage != "scored":
             whose = "their own" if owner == p else f"{self.seats[owner]}'s"
             self._infraction(e, "peek", f"{self.seats[p]} looked at {whose} face-down {pos_name(pos)}; "
                              "players must not look at face-down cards")
 
     def _on_draw(self, e: TableEvent) -> None:
-        r = self._need_round(e, play=True)
+        r = self._need_round(e)
         p = self.seat_index(e.seat)
         name = self.seats[p]
         source = e.require("from")
@@ -352,7 +357,7 @@ class GnomingReferee(Referee):
         r.deck -= 1
 
     def _on_keep(self, e: TableEvent) -> None:
-        r = self._need_round(e, play=True)
+        r = self._need_round(e)
         p = self.seat_index(e.seat)
         name = self.seats[p]
         pos = self._pos(e)
@@ -392,7 +397,7 @@ class GnomingReferee(Referee):
         r.held, r.held_known, r.source = out, True, "bounce"
 
     def _on_discard(self, e: TableEvent) -> None:
-        r = self._need_round(e, play=True)
+        r = self._need_round(e)
         p = self.seat_index(e.seat)
         name = self.seats[p]
         card = self._card(e, "card")
@@ -468,6 +473,13 @@ class GnomingReferee(Referee):
         if not isinstance(raw, list) or len(raw) != 9:
             raise InvalidActionError("'reveal' needs 'grid': the nine cards row by row", input=repr(raw))
         grid = [GnomeCard.parse(str(c)) for c in raw]
+        if r.stage == "scored":
+            # The round was scored on the grids first revealed; showing one again changes nothing.
+            for pos, (was, card) in enumerate(zip(r.revealed[p], grid, strict=True)):
+                if was != card:
+                    self._infraction(e, "misread", f"{self.seats[p]}'s {pos_name(pos)} was revealed as "
+                                     f"{was.display()}, now read as {card.display()}")
+            return
         if r.stage != "reveal":
             self._infraction(e, "early_reveal",
                              f"{self.seats[p]} revealed the grid before the round was over")

@@ -37,3 +37,22 @@ def test_the_game_end_ruling_names_the_winner_on_corrected_scores(tmp_path: Path
         assert report.winners == ["Cy"]
         end = [r for r in report.rulings if r.kind == "game_end"]
         assert [(r.text, r.seats) for r in end] == [("game over: Cy wins", ("Cy",))]
+
+
+def test_events_after_a_round_is_scored_are_refereed_not_a_bad_log(tmp_path: Path) -> None:
+    """docs/table-log.md: a log that breaks only the rules is reported with exit status 0. Once
+    a round is scored every card has been turned up where it lies (§5.6): a flip then is play
+    after the round (`round_over`), a peek or a decline concerns no face-down card, and a second
+    reveal of the same grid changes nothing (a different one is a `misread`). Between rounds and
+    after the last round alike, none of them is a replay error, and the scores stand."""
+    after: list[dict[str, Any]] = [
+        {"type": "flip", "seat": "Ana", "pos": "33", "card": "G3"},
+        {"type": "peek", "seat": "Cy", "pos": "21"},
+        {"type": "decline", "seat": "Bob"},
+        {"type": "reveal", "seat": "Ana", "grid": ["G8", "G7"] + ["G3"] * 7},
+        {"type": "reveal", "seat": "Cy", "grid": ["G8", "G7"] + ["G4"] * 6 + ["G5"]}]
+    for rounds in (1, 2):
+        report = replay(tmp_path, _bob_goes_out() + _reveals() + after, options={"rounds": rounds})
+        assert [i.kind for i in report.infractions] == ["round_over", "misread"]
+        assert report.hands == [{"Ana": 6, "Bob": -5, "Cy": 3}]
+        assert report.finished == (rounds == 1)
