@@ -56,3 +56,53 @@ def test_events_after_a_round_is_scored_are_refereed_not_a_bad_log(tmp_path: Pat
         assert [i.kind for i in report.infractions] == ["round_over", "misread"]
         assert report.hands == [{"Ana": 6, "Bob": -5, "Cy": 3}]
         assert report.finished == (rounds == 1)
+
+
+def test_an_early_reveal_does_not_end_the_round(tmp_path: Path) -> None:
+    """§5.5: the round ends once the last final turn is over, and only then are the grids turned
+    up in place (§5.6). A grid shown before that is an `early_reveal`, but the round goes on: the
+    turns after it are refereed as usual (no `round_over`), the finisher still gets the first-out
+    adjustment (§6.3), and the round is scored on the grids revealed at its end."""
+    early = {"type": "reveal", "seat": "Cy", "grid": ["G8", "G7"] + ["G4"] * 7}
+    events = opening(SEATS)
+    for n, pos in enumerate(HIDDEN[:-1]):
+        events += pass_turn("Ana") + fill("Bob", pos) + pass_turn("Cy") + ([early] if n == 2 else [])
+    events += pass_turn("Ana") + fill("Bob", "33") + pass_turn("Cy") + pass_turn("Ana") + _reveals()
+    report = replay(tmp_path, events)
+    assert [i.kind for i in report.infractions] == ["early_reveal"]
+    assert report.hands == [{"Ana": 6, "Bob": -5, "Cy": 3}]
+    # Cy changes his grid after showing it (row 2 at 4, and 8 + 7 + 4 + 4 + 4 + 5 = 32: 28): the
+    # round waits for his grid as it is at the end.
+    events = events[:-len(_reveals())]
+    last = len(events) - 1 - events[::-1].index({"type": "draw", "seat": "Cy", "from": "deck"})
+    events[last:last + 2] = fill("Cy", "33")
+    cy = {"type": "reveal", "seat": "Cy", "grid": ["G8", "G7"] + ["G4"] * 6 + ["G5"]}
+    report = replay(tmp_path, events + _reveals()[:2] + [cy])
+    assert [i.kind for i in report.infractions] == ["early_reveal"]
+    assert report.hands == [{"Ana": 6, "Bob": -5, "Cy": 28}]
+
+
+def test_the_finisher_revealing_before_the_final_turns_is_scored_with_the_rest(tmp_path: Path) -> None:
+    """§5.5: after Bob goes out Cy and Ana each have one final turn. Bob showing his grid (all face
+    up already) before those turns is an `early_reveal`; the final turns are still played and the
+    round is scored once the others' grids are in, with Bob's grid as shown."""
+    events = opening(SEATS)
+    for pos in HIDDEN[:-1]:
+        events += pass_turn("Ana") + fill("Bob", pos) + pass_turn("Cy")
+    reveals = _reveals()
+    events += pass_turn("Ana") + fill("Bob", "33") + [reveals[1]] + pass_turn("Cy") + pass_turn("Ana")
+    report = replay(tmp_path, events + [reveals[0], reveals[2]])
+    assert [i.kind for i in report.infractions] == ["early_reveal"]
+    assert report.hands == [{"Ana": 6, "Bob": -5, "Cy": 3}]
+
+
+def test_every_grid_shown_early_is_scored_when_the_next_round_starts(tmp_path: Path) -> None:
+    """Every seat shows its grid before the referee saw the round end (each an `early_reveal`) and
+    the table deals round 2: round 1 is scored on those grids (no finisher, so no first-out
+    adjustment), and the log goes on instead of stopping with an error."""
+    events = opening(SEATS) + pass_turn("Ana") + _reveals()
+    events.append({"type": "round_start", "round": 2, "piles": {"A": "G3", "B": "G4"}})
+    report = replay(tmp_path, events, options={"rounds": 2})
+    assert [i.kind for i in report.infractions] == ["early_reveal"] * 3
+    assert report.hands == [{"Ana": 6, "Bob": 0, "Cy": 3}]
+    assert [r.kind for r in report.rulings][-1] == "round_start"
