@@ -106,3 +106,55 @@ def test_every_grid_shown_early_is_scored_when_the_next_round_starts(tmp_path: P
     assert [i.kind for i in report.infractions] == ["early_reveal"] * 3
     assert report.hands == [{"Ana": 6, "Bob": 0, "Cy": 3}]
     assert [r.kind for r in report.rulings][-1] == "round_start"
+
+
+def _round(number: int, first: str, order: list[str], finisher: str) -> list[dict[str, Any]]:
+    """A whole round: ``order`` is the turn order from ``first``; ``finisher`` fills his seven
+    face-down places while the others pass, then each other seat has its final turn; every grid
+    is 8 7 then seven 4s (row 2, row 3 and column 3 at 4: 15 - 12 = 3)."""
+    events: list[dict[str, Any]] = [
+        {"type": "round_start", "round": number, "first": first, "piles": {"A": "G3", "B": "G4"}}]
+    events += opening(SEATS)[1:]
+    hidden = list(HIDDEN)
+    turn = 0
+    while hidden:
+        seat = order[turn % 3]
+        if seat == finisher:
+            events += [{"type": "draw", "seat": seat, "from": "deck"},
+                       {"type": "keep", "seat": seat, "pos": hidden.pop(0), "card": "G4", "out": "G-1"},
+                       {"type": "discard", "seat": seat, "card": "G-1", "pile": "A"}]
+        else:
+            events += pass_turn(seat)
+        turn += 1
+    at = order.index(finisher)
+    for k in (1, 2):
+        events += pass_turn(order[(at + k) % 3])
+    events += [{"type": "reveal", "seat": s, "grid": ["G8", "G7"] + ["G4"] * 7} for s in SEATS]
+    return events
+
+
+def test_who_starts_each_round_under_every_first_player_and_turn_direction(tmp_path: Path) -> None:
+    """§4.6 and §11 `first_player`, `turn_direction`: rotate_left moves the first seat to the
+    next seat in the header (also counterclockwise, docs/table-log.md); youngest_every_round
+    keeps the youngest; finisher_starts gives the start to the previous round's finisher. Rounds
+    logged so are no `first_player` breach, and each finisher gets -5 (tied for lowest)."""
+    cw = {"Ana": ["Ana", "Bob", "Cy"], "Bob": ["Bob", "Cy", "Ana"], "Cy": ["Cy", "Ana", "Bob"]}
+    ccw = {"Ana": ["Ana", "Cy", "Bob"], "Bob": ["Bob", "Ana", "Cy"], "Cy": ["Cy", "Bob", "Ana"]}
+    cases: list[tuple[dict[str, Any], list[tuple[str, dict[str, list[str]], str]]]] = [
+        ({}, [("Ana", cw, "Cy"), ("Bob", cw, "Ana"), ("Cy", cw, "Bob")]),
+        ({"turn_direction": "counterclockwise"},
+         [("Ana", ccw, "Bob"), ("Bob", ccw, "Cy"), ("Cy", ccw, "Ana")]),
+        ({"first_player": "youngest_every_round", "youngest_seat": 1},
+         [("Bob", cw, "Ana"), ("Bob", cw, "Cy"), ("Bob", cw, "Bob")]),
+        ({"first_player": "finisher_starts"}, [("Ana", cw, "Cy"), ("Cy", cw, "Bob"), ("Bob", cw, "Bob")]),
+        ({"first_player": "finisher_starts", "turn_direction": "counterclockwise"},
+         [("Ana", ccw, "Bob"), ("Bob", ccw, "Bob"), ("Bob", ccw, "Cy")]),
+    ]
+    for options, rounds in cases:
+        events = [e for n, (first, order, fin) in enumerate(rounds, 1)
+                  for e in _round(n, first, order[first], fin)]
+        report = replay(tmp_path, events, options=options)
+        assert report.infractions == [], options
+        assert [r.seats for r in report.rulings if r.kind == "round_start"] == [(f,) for f, _, _ in rounds]
+        assert report.hands == [{s: -2 if s == fin else 3 for s in SEATS} for _, _, fin in rounds]
+        assert report.finished
