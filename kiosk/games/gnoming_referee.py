@@ -174,14 +174,10 @@ class GnomingReferee(Referee):
         return self.rulings[before:]
 
     def _on_round_start(self, e: TableEvent) -> None:
-        if self.round is not None and self.round.stage != "scored" and len(self.round.revealed) == self.k:
-            # Every grid was shown before the referee saw the round end (each an early_reveal): the
-            # table has moved on to the next deal, so the round is scored on those grids.
-            self._score_round(e, self.round)
+        number = len(self.scores) + 1
         if self.round is not None and self.round.stage != "scored":
             raise InvalidActionError(f"'round_start' while round {self.round.number} is not scored yet: log "
                                      "a 'reveal' for every seat first", input="round_start")
-        number = len(self.scores) + 1
         if number > self.opts.rounds:
             raise InvalidActionError(f"'round_start' for round {number}, but the game has {self.opts.rounds} "
                                      "rounds (option 'rounds')", input=str(number))
@@ -457,8 +453,6 @@ class GnomingReferee(Referee):
             r.stage = "reveal"
             self._rule(e, "round_end",
                        f"round {r.number} is over: turn every face-down card up where it lies")
-            if len(r.revealed) == self.k:
-                self._score_round(e, r)
             return
         r.player = (p + self._step()) % self.k
         if r.finisher is not None:
@@ -473,8 +467,6 @@ class GnomingReferee(Referee):
             r.stage = "reveal"
             self._rule(e, "round_end", f"round {r.number} is over: the draw pile is empty; turn every "
                        "face-down card up where it lies")
-            if len(r.revealed) == self.k:
-                self._score_round(e, r)
 
     def _on_reveal(self, e: TableEvent) -> None:
         r = self._need_round(e)
@@ -491,8 +483,8 @@ class GnomingReferee(Referee):
                                      f"{was.display()}, now read as {card.display()}")
             return
         if r.stage != "reveal":
-            # §5.5 decides when the round ends, not the grid shown: play goes on after an early
-            # reveal, and the round is scored once it is over (a later reveal replaces this one).
+            # §5.5 decides when the round ends, not one grid shown: play goes on after an early
+            # reveal (a later reveal replaces it), and the round is scored once every grid is in.
             self._infraction(e, "early_reveal",
                              f"{self.seats[p]} revealed the grid before the round was over")
         for pos, card in enumerate(grid):
@@ -501,7 +493,7 @@ class GnomingReferee(Referee):
                 self._infraction(e, "misread", f"{self.seats[p]}'s {pos_name(pos)} was {known.display()}, "
                                  f"revealed as {card.display()}")
         r.revealed[p] = grid
-        if r.stage == "reveal" and len(r.revealed) == self.k:
+        if len(r.revealed) == self.k:
             self._score_round(e, r)
 
     def _score_round(self, e: TableEvent, r: _RoundTrack) -> None:

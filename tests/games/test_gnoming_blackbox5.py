@@ -96,10 +96,10 @@ def test_the_finisher_revealing_before_the_final_turns_is_scored_with_the_rest(t
     assert report.hands == [{"Ana": 6, "Bob": -5, "Cy": 3}]
 
 
-def test_every_grid_shown_early_is_scored_when_the_next_round_starts(tmp_path: Path) -> None:
-    """Every seat shows its grid before the referee saw the round end (each an `early_reveal`) and
-    the table deals round 2: round 1 is scored on those grids (no finisher, so no first-out
-    adjustment), and the log goes on instead of stopping with an error."""
+def test_grids_all_shown_early_are_scored_and_the_game_goes_on(tmp_path: Path) -> None:
+    """Every seat shows its grid before the round is over (§5.5): each is an `early_reveal`, and
+    once every grid is in the round is scored on them (no finisher, so no first-out adjustment,
+    §6.3); the next round_start then follows without a replay error."""
     events = opening(SEATS) + pass_turn("Ana") + _reveals()
     events.append({"type": "round_start", "round": 2, "piles": {"A": "G3", "B": "G4"}})
     report = replay(tmp_path, events, options={"rounds": 2})
