@@ -48,7 +48,7 @@ from what was seen before, a peek, a card placed in another player's grid.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kiosk.games.cards import GnomeCard
@@ -144,10 +144,10 @@ class GnomingReferee(Referee):
         except ValueError as exc:
             raise InvalidActionError(f"{e.type!r} event: {exc}", input=repr(value)) from None
 
-    def _need_round(self, e: TableEvent, *, play: bool = False) -> _RoundTrack:
-        # A draw, keep or discard (``play``) after a round is scored is a breach (``round_over``),
-        # not a malformed log: the docs promise that rule breaches are refereed, never errors.
-        if self.round is None or (self.round.stage == "scored" and not play):
+    def _need_round(self, e: TableEvent) -> _RoundTrack:
+        # An event after a round is scored is refereed by its handler (``round_over`` and the
+        # like), not a malformed log: the docs promise that rule breaches are never errors.
+        if self.round is None:
             raise InvalidActionError(
                 f"{e.type!r} event before a 'round_start' event: start each round with "
                 '{"type": "round_start", "piles": {"A": "G5", "B": "G3"}}', input=e.type)
@@ -236,6 +236,10 @@ class GnomingReferee(Referee):
         pos = self._pos(e)
         card = self._card(e, "card")
         name = self.seats[p]
+        if r.stage == "scored":
+            # §5.6: the grids were turned up where they lie and scored; nothing is left to flip.
+            self._infraction(e, "round_over", f"{name} turned a card up after round {r.number} was scored")
+            return
         if r.grids[p][pos] is not None:
             self._infraction(e, "flip_face_up", f"{name} flipped {pos_name(pos)}, which was already face up")
         if r.stage == "flip":
@@ -289,13 +293,14 @@ class GnomingReferee(Referee):
         p = self.seat_index(e.seat)
         pos = self._pos(e)
         owner = p if e.get("grid") is None else self.seat_index(e.get("grid"))
-        if r.grids[owner][pos] is None:
+        # Once the round is scored no card is face down any more (§5.6): lifting one hides nothing.
+        if r.grids[owner][pos] is None and r.stage != "scored":
             whose = "their own" if owner == p else f"{self.seats[owner]}'s"
             self._infraction(e, "peek", f"{self.seats[p]} looked at {whose} face-down {pos_name(pos)}; "
                              "players must not look at face-down cards")
 
     def _on_draw(self, e: TableEvent) -> None:
-        r = self._need_round(e, play=True)
+        r = self._need_round(e)
         p = self.seat_index(e.seat)
         name = self.seats[p]
         source = e.require("from")
@@ -352,7 +357,7 @@ class GnomingReferee(Referee):
         r.deck -= 1
 
     def _on_keep(self, e: TableEvent) -> None:
-        r = self._need_round(e, play=True)
+        r = self._need_round(e)
         p = self.seat_index(e.seat)
         name = self.seats[p]
         pos = self._pos(e)
@@ -387,12 +392,14 @@ class GnomingReferee(Referee):
         r.grids[p][pos] = card
         r.filled.append(pos)
         r.kept = True
+        # A grid shown early (early_reveal) has changed since: it is no longer the grid to score.
+        r.revealed.pop(p, None)
         r.bounce_ok = (was_down and out.value is not None and out.value > 0
                        and any(c == out for c in r.grids[p]))
         r.held, r.held_known, r.source = out, True, "bounce"
 
     def _on_discard(self, e: TableEvent) -> None:
-        r = self._need_round(e, play=True)
+        r = self._need_round(e)
         p = self.seat_index(e.seat)
         name = self.seats[p]
         card = self._card(e, "card")
@@ -468,10 +475,18 @@ class GnomingReferee(Referee):
         if not isinstance(raw, list) or len(raw) != 9:
             raise InvalidActionError("'reveal' needs 'grid': the nine cards row by row", input=repr(raw))
         grid = [GnomeCard.parse(str(c)) for c in raw]
+        if r.stage == "scored":
+            # The round was scored on the grids first revealed; showing one again changes nothing.
+            for pos, (was, card) in enumerate(zip(r.revealed[p], grid, strict=True)):
+                if was != card:
+                    self._infraction(e, "misread", f"{self.seats[p]}'s {pos_name(pos)} was revealed as "
+                                     f"{was.display()}, now read as {card.display()}")
+            return
         if r.stage != "reveal":
+            # §5.5 decides when the round ends, not one grid shown: play goes on after an early
+            # reveal (a later reveal replaces it), and the round is scored once every grid is in.
             self._infraction(e, "early_reveal",
                              f"{self.seats[p]} revealed the grid before the round was over")
-            r.stage = "reveal"
         for pos, card in enumerate(grid):
             known = r.grids[p][pos]
             if known is not None and known != card:
@@ -496,8 +511,7 @@ class GnomingReferee(Referee):
                    + ", ".join(f"{s} {v}" for s, v in zip(self.seats, row, strict=True)), tuple(self.seats))
         if len(self.scores) == self.opts.rounds:
             won = [self.seats[i] for i in game_winners(self.scores)]
-            self._rule(e, "game_end", f"game over: {' and '.join(won)} "
-                       f"{'share the win' if len(won) > 1 else 'wins'}", tuple(won))
+            self._rule(e, "game_end", _game_end_text(won), tuple(won))
 
     def public_view(self) -> GnomingTableView:
         """What everyone at the table can see: the grids' face-up cards, the pile tops, the turn.
@@ -548,6 +562,10 @@ class GnomingReferee(Referee):
         if self._corrections and rep.finished:
             rounds = [[row.get(name, 0) for name in self.seats] for row in rep.hands]
             rep.winners = [self.seats[i] for i in game_winners(rounds)]
+            # The game_end ruling was made on the scores as refereed; the end of the game follows
+            # the corrected ones (docs/table-log.md), so it announces the same winners as the report.
+            rep.rulings = [replace(r, text=_game_end_text(rep.winners), seats=tuple(rep.winners))
+                           if r.kind == "game_end" else r for r in rep.rulings]
         return rep
 
     def _report(self) -> RefereeReport:
@@ -563,3 +581,7 @@ class GnomingReferee(Referee):
             winners=[self.seats[i] for i in game_winners(self.scores)] if finished else [],
             extra={"grids": [dict(d) for d in self.details]},
         )
+
+
+def _game_end_text(won: Sequence[str]) -> str:
+    return f"game over: {' and '.join(won)} {'share the win' if len(won) > 1 else 'wins'}"
