@@ -237,6 +237,12 @@ class SmearReferee(Referee):
 
     def _on_deal(self, event: TableEvent, dealer: int) -> list[Ruling]:
         self._close_hand(event)
+        if self._winner is not None:
+            # The hand this deal closed (scored without its discards) won the game (§9): the
+            # deal itself comes after the game, and no new hand starts.
+            self._flag(event, "after_game_over",
+                       f"deal after the game was won by {self._team_name(self._winner)}: ignored")
+            return []
         if self._next_dealer is not None and dealer != self._next_dealer:
             self._flag(event, "wrong_dealer",
                        f"{self.seats[dealer]} dealt, but {self.seats[self._next_dealer]} was due to deal",
