@@ -59,6 +59,35 @@ HAND_13_4: list[dict[str, Any]] = [
 ]
 
 
+def test_9_a_correction_that_lifts_a_team_to_the_target_is_announced_as_game_over(tmp_path: Path) -> None:
+    """§9 and docs/table-log.md ("the end of the game and its winners follow the corrected
+    scores"; "the ruling that ends the game is game_over"): hand 13.1 leaves NS 3, EW 1; the
+    table corrects NS's hand to 15, so NS has reached 15 and wins. The report must carry the
+    game_over ruling that ends the game, naming NS."""
+    fix = {"type": "score_correction", "seat": "N", "hand": 1, "score": 15}
+    rep = _replay(tmp_path, {}, [*HAND_13_1, fix])
+    assert rep["finished"] and rep["winners"] == ["N", "S"]
+    over = _kinds(rep, "game_over")
+    assert len(over) == 1
+    assert set(over[0]["seats"]) == {"N", "S"} and "15 to 1" in over[0]["text"]
+
+
+def test_9_an_undo_after_a_correction_won_the_game_keeps_the_game_won(tmp_path: Path) -> None:
+    """§9: a correction lifts NS to 15 after hand 13.1, ending the game 15 to 1. A stray deal
+    after it is taken back with ``undo``; the game must still be over, so the hand dealt next
+    (13.2) is ignored as after the game, not played and scored (NS would reach 19)."""
+    rep = _replay(tmp_path, {}, [
+        *HAND_13_1, {"type": "score_correction", "seat": "N", "hand": 1, "score": 15},
+        {"type": "deal", "seat": "E"}, {"type": "undo"}, *HAND_13_2,
+    ])
+    assert rep["finished"] and rep["winners"] == ["N", "S"]
+    assert (rep["totals"]["N"], rep["totals"]["E"]) == (15, 1)
+    assert len(rep["hands"]) == 1
+    assert not _kinds(rep, "hand_end")[1:]
+    ignored = [i for i in rep["infractions"] if i["kind"] == "after_game_over"]
+    assert len(ignored) == len(HAND_13_2)
+
+
 def test_9_the_deal_that_closes_a_winning_hand_starts_no_new_hand(tmp_path: Path) -> None:
     """§9 with docs/table-log.md (``missing_discards``: the next deal scores the hand without its
     discards; ``after_game_over``: events after the game was won are ignored): target 4,
