@@ -634,16 +634,25 @@ class SmearReferee(Referee):
                            f"{scores[1 - winner]}", [winner, winner + 2])]
 
     def _undo(self, event: TableEvent) -> list[Ruling]:
-        """Takes back the last game event and re-folds the rest with each score_correction
-        fed again where it was logged: the base re-fold knows the corrections only at the end,
-        so a game a correction had ended (§9) would play on in the events after it."""
-        if not self._events:
+        """Takes back the last effective event and re-folds the rest with each score_correction
+        fed again where it was logged (the base re-fold knows the corrections only at the end,
+        so a game a correction had ended, §9, would play on in the events after it).
+
+        The last effective event is a correction when one was logged after the last game
+        event: docs/table-log.md calls undo the kiosk's "undo last ruling", and a correction is
+        shown as a ruling, so undo takes it back rather than the card before it."""
+        undone: TableEvent
+        if self._corrections and self._correction_at[-1] >= len(self._events):
+            undone = self._corrections.pop()
+            self._correction_at.pop()
+        elif self._events:
+            undone = self._events.pop()
+            # A correction logged after the undone event now follows the events that remain.
+            self._correction_at = [min(at, len(self._events)) for at in self._correction_at]
+        else:
             return super()._undo(event)
-        undone = self._events.pop()
         remaining, self._events = self._events, []
         corrections, self._corrections = self._corrections, []
-        # A correction logged after the undone event now follows the events that remain.
-        self._correction_at = [min(at, len(remaining)) for at in self._correction_at]
         last_t = self._last_t
         self._reset()
         for i in range(len(remaining) + 1):

@@ -100,3 +100,18 @@ def test_9_the_deal_that_closes_a_winning_hand_starts_no_new_hand(tmp_path: Path
     ignored = [i for i in rep["infractions"] if i["kind"] == "after_game_over"]
     assert len(ignored) == len(HAND_13_4)
     assert [i["kind"] for i in rep["infractions"]].count("missing_discards") == 1
+
+
+def test_undo_right_after_a_correction_takes_back_the_correction(tmp_path: Path) -> None:
+    """docs/table-log.md: ``undo`` "takes back the last effective event (the kiosk's 'undo last
+    ruling')", and a ``score_correction`` is "logged and shown as a ruling". After hand 13.1
+    (NS 3, EW 1) the table corrects NS's hand to 15, which ends the game, then undoes it: the
+    correction is taken back (not the last card of hand 13.1), so hand 13.1 stands as scored,
+    NS 3, EW 1, and the game goes on."""
+    fix = {"type": "score_correction", "seat": "N", "hand": 1, "score": 15}
+    rep = _replay(tmp_path, {}, [*HAND_13_1, fix, {"type": "undo"}])
+    assert rep["hands"] == [{"N": 3, "E": 1, "S": 3, "W": 1}]
+    assert (rep["totals"]["N"], rep["totals"]["E"]) == (3, 1)
+    assert len(_kinds(rep, "hand_end")) == 1
+    assert not _kinds(rep, "correction") and not _kinds(rep, "game_over")
+    assert not rep["finished"] and rep["winners"] == []
