@@ -681,6 +681,11 @@ class SmearReferee(Referee):
         rep.totals = {name: sum(h[name] for h in rep.hands) for name in self.seats}
         team_names = self._team_name(0), self._team_name(1)
         rep.extra["teams"] = {team_names[t]: rep.totals[self.seats[t]] for t in (0, 1)}
+        # Each scored hand's "change" is what went onto the score sheet: the corrected row, or
+        # the hand re-settled (and capped) on the corrected scores before it.
+        for detail, d in zip(rep.extra["hands"], rows, strict=False):
+            if "change" in detail:
+                detail["change"] = {team_names[0]: d[0], team_names[1]: d[1]}
         rep.finished = winner is not None
         rep.winners = [] if winner is None else [self.seats[winner], self.seats[winner + 2]]
         return rep

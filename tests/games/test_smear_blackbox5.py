@@ -115,3 +115,23 @@ def test_undo_right_after_a_correction_takes_back_the_correction(tmp_path: Path)
     assert len(_kinds(rep, "hand_end")) == 1
     assert not _kinds(rep, "correction") and not _kinds(rep, "game_over")
     assert not rep["finished"] and rep["winners"] == []
+
+
+def test_a_hands_change_in_the_report_follows_the_corrected_score_sheet(tmp_path: Path) -> None:
+    """§9 and docs/table-log.md (after a score_correction the later hands are settled on the
+    corrected scores): hands 13.1 and 13.2 leave NS 7, EW 1; the table then corrects EW's hand 1
+    to 13. With ``nonbidder_score_cap = 14`` hand 13.3 (EW set, NS +3) is settled on NS 7, EW 13.
+    The report's per-hand ``change`` (extra.hands) must be the score sheet's rows, not the
+    figures first posted."""
+    rep = _replay(tmp_path, {"nonbidder_score_cap": 14}, [
+        *HAND_13_1, *HAND_13_2, {"type": "score_correction", "seat": "E", "hand": 1, "score": 13},
+        {"type": "deal", "seat": "S"},
+        {"type": "bid", "seat": "W", "bid": 2}, {"type": "pass", "seat": "N"},
+        {"type": "bid", "seat": "E", "bid": 3}, {"type": "pass", "seat": "S"},
+        *_plays("E:AC S:7C W:10C N:8C E:10S S:7S W:AS N:QS W:KS N:JC E:8S S:10H "
+                "N:AD E:QD S:9D W:8D N:KD E:9C S:QH W:JH E:KH S:AH W:9S N:10D"),
+    ])
+    rows = [(h["N"], h["E"]) for h in rep["hands"]]
+    assert rows == [(3, 13), (4, 0), (3, -3)]
+    assert [(h["change"]["NS"], h["change"]["EW"]) for h in rep["extra"]["hands"]] == rows
+    assert rep["extra"]["teams"] == {"NS": 10, "EW": 10}
