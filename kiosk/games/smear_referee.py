@@ -43,7 +43,7 @@ from typing import Any
 
 from kiosk.games.cards import Card, Suit
 from kiosk.games.errors import InvalidActionError
-from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent, format_seconds
 from kiosk.games.smear_referee_view import SmearTableView
 from kiosk.games.smear_rules import (
     HAND_SIZE,
@@ -148,6 +148,10 @@ class SmearReferee(Referee):
             raise InvalidActionError(f"Smear takes exactly 4 seats, got {len(seats)}", input=str(list(seats)))
         super().__init__(seats, options)
         self.options: SmearOptions = options
+        self._correction_at: list[int] = []
+        """For each score_correction, in order, how many game events came before it: an undo
+        re-folds the game with every correction back in its place, so a game the table's
+        correction ended (§9) stays ended."""
 
     # -- state ------------------------------------------------------------------------
     def _reset(self) -> None:
@@ -237,6 +241,12 @@ class SmearReferee(Referee):
 
     def _on_deal(self, event: TableEvent, dealer: int) -> list[Ruling]:
         self._close_hand(event)
+        if self._winner is not None:
+            # The hand this deal closed (scored without its discards) won the game (§9): the
+            # deal itself comes after the game, and no new hand starts.
+            self._flag(event, "after_game_over",
+                       f"deal after the game was won by {self._team_name(self._winner)}: ignored")
+            return []
         if self._next_dealer is not None and dealer != self._next_dealer:
             self._flag(event, "wrong_dealer",
                        f"{self.seats[dealer]} dealt, but {self.seats[self._next_dealer]} was due to deal",
@@ -604,13 +614,58 @@ class SmearReferee(Referee):
 
     # -- report -------------------------------------------------------------------------------
     def feed(self, event: TableEvent) -> list[Ruling]:
+        at = len(self._events)
         rulings = super().feed(event)
         if event.type == "score_correction":
-            # The end of the game follows the corrected scores (docs/table-log.md): a correction
-            # may end the game or, undoing a win, let the table play on.
-            _, scores, winner = self._settled(len(self._rows))
-            self._scores, self._winner = list(scores), winner
+            self._correction_at.append(at)
+            rulings.extend(self._resettle(event))
         return rulings
+
+    def _resettle(self, event: TableEvent) -> list[Ruling]:
+        """The end of the game follows the corrected scores (docs/table-log.md): a correction
+        may end the game, announced with the ``game_over`` ruling that ends every Smear game
+        (§9), or, undoing a win, let the table play on."""
+        before = self._winner
+        _, scores, winner = self._settled(len(self._rows))
+        self._scores, self._winner = list(scores), winner
+        if winner is None or winner == before:
+            return []
+        return [self._rule(event, "game_over", f"{self._team_name(winner)} win, {scores[winner]} to "
+                           f"{scores[1 - winner]}", [winner, winner + 2])]
+
+    def _undo(self, event: TableEvent) -> list[Ruling]:
+        """Takes back the last effective event and re-folds the rest with each score_correction
+        fed again where it was logged (the base re-fold knows the corrections only at the end,
+        so a game a correction had ended, §9, would play on in the events after it).
+
+        The last effective event is a correction when one was logged after the last game
+        event: docs/table-log.md calls undo the kiosk's "undo last ruling", and a correction is
+        shown as a ruling, so undo takes it back rather than the card before it."""
+        undone: TableEvent
+        if self._corrections and self._correction_at[-1] >= len(self._events):
+            undone = self._corrections.pop()
+            self._correction_at.pop()
+        elif self._events:
+            undone = self._events.pop()
+            # A correction logged after the undone event now follows the events that remain.
+            self._correction_at = [min(at, len(self._events)) for at in self._correction_at]
+        else:
+            return super()._undo(event)
+        remaining, self._events = self._events, []
+        corrections, self._corrections = self._corrections, []
+        last_t = self._last_t
+        self._reset()
+        for i in range(len(remaining) + 1):
+            while len(self._corrections) < len(corrections) \
+                    and self._correction_at[len(self._corrections)] <= i:
+                fix = corrections[len(self._corrections)]
+                self._corrections.append(fix)
+                self._resettle(fix)
+            if i < len(remaining):
+                self._feed(remaining[i])
+                self._events.append(remaining[i])
+        self._last_t = last_t
+        return [Ruling(event.t_ns, "undo", f"undone: {undone.type} at {format_seconds(undone.t_ns)} s")]
 
     def report(self) -> RefereeReport:
         """The report with the table's score corrections applied, shared by partners (§3: a
@@ -626,6 +681,11 @@ class SmearReferee(Referee):
         rep.totals = {name: sum(h[name] for h in rep.hands) for name in self.seats}
         team_names = self._team_name(0), self._team_name(1)
         rep.extra["teams"] = {team_names[t]: rep.totals[self.seats[t]] for t in (0, 1)}
+        # Each scored hand's "change" is what went onto the score sheet: the corrected row, or
+        # the hand re-settled (and capped) on the corrected scores before it.
+        for detail, d in zip(rep.extra["hands"], rows, strict=False):
+            if "change" in detail:
+                detail["change"] = {team_names[0]: d[0], team_names[1]: d[1]}
         rep.finished = winner is not None
         rep.winners = [] if winner is None else [self.seats[winner], self.seats[winner + 2]]
         return rep
