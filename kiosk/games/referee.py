@@ -212,6 +212,9 @@ class Referee(ABC):
         self.options = options
         self._events: list[TableEvent] = []
         self._corrections: list[TableEvent] = []
+        self._correction_at: list[int] = []
+        """For each score_correction, in order, how many effective game events came before it:
+        an undo re-folds the game with each correction back in its place."""
         self._notes: list[str] = []
         self._last_t = -(1 << 62)
         self._reset()
@@ -279,6 +282,7 @@ class Referee(ABC):
                 )
             self._last_t = event.t_ns
             self._corrections.append(event)
+            self._correction_at.append(len(self._events))
             return [
                 Ruling(
                     event.t_ns,
@@ -299,18 +303,47 @@ class Referee(ABC):
         return out
 
     def _undo(self, event: TableEvent) -> list[Ruling]:
-        if not self._events:
+        """Takes back the last effective event and re-folds the rest.
+
+        A ``score_correction`` logged after the last game event is the last effective event:
+        docs/table-log.md calls undo the kiosk's "undo last ruling", and a correction is shown
+        as a ruling, so undo takes it back rather than the card before it."""
+        undone: TableEvent
+        if self._corrections and self._correction_at[-1] >= len(self._events):
+            undone = self._corrections.pop()
+            self._correction_at.pop()
+        elif self._events:
+            undone = self._events.pop()
+            # A correction logged after the undone event now follows the events that remain.
+            self._correction_at = [min(at, len(self._events)) for at in self._correction_at]
+        else:
             return [Ruling(event.t_ns, "undo", "nothing to undo")]
-        undone = self._events.pop()
-        remaining = self._events
-        self._events = []
+        self._refold()
+        return [Ruling(event.t_ns, "undo", f"undone: {undone.type} at {format_seconds(undone.t_ns)} s")]
+
+    def _refold(self) -> None:
+        """Replays the effective events from an empty table, each score_correction fed back
+        where it was logged: a game that reads the corrections logged so far (the end of the
+        game on corrected totals) sees, at each event, only those logged before it."""
+        remaining, self._events = self._events, []
+        corrections, self._corrections = self._corrections, []
         last_t = self._last_t
         self._reset()
-        for e in remaining:
-            self._feed(e)
-            self._events.append(e)
+        for i in range(len(remaining) + 1):
+            while len(self._corrections) < len(corrections) \
+                    and self._correction_at[len(self._corrections)] <= i:
+                fix = corrections[len(self._corrections)]
+                self._corrections.append(fix)
+                self._refold_correction(fix)
+            if i < len(remaining):
+                self._feed(remaining[i])
+                self._events.append(remaining[i])
         self._last_t = last_t
-        return [Ruling(event.t_ns, "undo", f"undone: {undone.type} at {format_seconds(undone.t_ns)} s")]
+
+    def _refold_correction(self, fix: TableEvent) -> None:
+        """Hook: a score_correction fed again during a re-fold (after the events logged before
+        it). Games whose state follows the corrected scores as they are logged override it."""
+        return None
 
     def public_view(self) -> object | None:
         """What everyone at the table can see, as a frozen dataclass (``STYLE.md``, "What the

@@ -43,7 +43,7 @@ from typing import Any
 
 from kiosk.games.cards import Card, Suit
 from kiosk.games.errors import InvalidActionError
-from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent, format_seconds
+from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
 from kiosk.games.smear_referee_view import SmearTableView
 from kiosk.games.smear_rules import (
     HAND_SIZE,
@@ -148,10 +148,6 @@ class SmearReferee(Referee):
             raise InvalidActionError(f"Smear takes exactly 4 seats, got {len(seats)}", input=str(list(seats)))
         super().__init__(seats, options)
         self.options: SmearOptions = options
-        self._correction_at: list[int] = []
-        """For each score_correction, in order, how many game events came before it: an undo
-        re-folds the game with every correction back in its place, so a game the table's
-        correction ended (§9) stays ended."""
 
     # -- state ------------------------------------------------------------------------
     def _reset(self) -> None:
@@ -614,10 +610,8 @@ class SmearReferee(Referee):
 
     # -- report -------------------------------------------------------------------------------
     def feed(self, event: TableEvent) -> list[Ruling]:
-        at = len(self._events)
         rulings = super().feed(event)
         if event.type == "score_correction":
-            self._correction_at.append(at)
             rulings.extend(self._resettle(event))
         return rulings
 
@@ -633,39 +627,10 @@ class SmearReferee(Referee):
         return [self._rule(event, "game_over", f"{self._team_name(winner)} win, {scores[winner]} to "
                            f"{scores[1 - winner]}", [winner, winner + 2])]
 
-    def _undo(self, event: TableEvent) -> list[Ruling]:
-        """Takes back the last effective event and re-folds the rest with each score_correction
-        fed again where it was logged (the base re-fold knows the corrections only at the end,
-        so a game a correction had ended, §9, would play on in the events after it).
-
-        The last effective event is a correction when one was logged after the last game
-        event: docs/table-log.md calls undo the kiosk's "undo last ruling", and a correction is
-        shown as a ruling, so undo takes it back rather than the card before it."""
-        undone: TableEvent
-        if self._corrections and self._correction_at[-1] >= len(self._events):
-            undone = self._corrections.pop()
-            self._correction_at.pop()
-        elif self._events:
-            undone = self._events.pop()
-            # A correction logged after the undone event now follows the events that remain.
-            self._correction_at = [min(at, len(self._events)) for at in self._correction_at]
-        else:
-            return super()._undo(event)
-        remaining, self._events = self._events, []
-        corrections, self._corrections = self._corrections, []
-        last_t = self._last_t
-        self._reset()
-        for i in range(len(remaining) + 1):
-            while len(self._corrections) < len(corrections) \
-                    and self._correction_at[len(self._corrections)] <= i:
-                fix = corrections[len(self._corrections)]
-                self._corrections.append(fix)
-                self._resettle(fix)
-            if i < len(remaining):
-                self._feed(remaining[i])
-                self._events.append(remaining[i])
-        self._last_t = last_t
-        return [Ruling(event.t_ns, "undo", f"undone: {undone.type} at {format_seconds(undone.t_ns)} s")]
+    def _refold_correction(self, fix: TableEvent) -> None:
+        # An undo re-folds with each correction back in its place, so a game the table's
+        # correction ended (§9) stays ended.
+        self._resettle(fix)
 
     def report(self) -> RefereeReport:
         """The report with the table's score corrections applied, shared by partners (§3: a
