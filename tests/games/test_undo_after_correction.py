@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from kiosk.games.referee import RefereeReport
 from tests.games.replay_logs import ROOT, replay_in_process
 
 EXAMPLES = sorted((ROOT / "examples").glob("*_example.jsonl"))
@@ -22,7 +23,7 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text if line.strip() and not line.startswith("#")]
 
 
-def _outcome(report: Any) -> dict[str, Any]:
+def _outcome(report: RefereeReport) -> dict[str, Any]:
     j = report.to_json()
     j["rulings"] = [r for r in j["rulings"] if r["kind"] not in ("correction", "undo")]
     return j
