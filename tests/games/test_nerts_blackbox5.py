@@ -5,7 +5,10 @@ where an option changes what a seat may do."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from kiosk.games.nerts_actions import Call, Play, Stuck
+from tests.games.replay_logs import replay
 from tests.games.test_nerts_spec_audit import NERTS_12, c, dealt
 
 
@@ -20,3 +23,20 @@ def test_a_compulsory_move_leaves_a_seat_free_to_declare_stuck_and_to_call() -> 
     fill = dealt({0: NERTS_12 + " 5S 9H 8S KD AS"}, must_fill_from_nerts=True)
     fill.apply_action(Play(0, c("AS"), "4", None))  # work pile 4 is empty: 5♠ must fill it
     assert Stuck(0) in fill.legal_actions(0)
+
+
+def test_with_jokers_the_layout_may_take_all_54_cards(tmp_path: Path) -> None:
+    """§2: with ``jokers = 2`` each deck holds 54 cards, and the Nerts pile and the work piles are dealt
+    from it (§4; ``nerts_pile_size``, ``work_piles``): 50 + 4 leaves an empty stock, as 48 + 4 does
+    without jokers, and a Nerts pile of 50 scores −2 a card (§8)."""
+    lines = [{"table_log": 1, "game": "nerts", "seats": ["Ana", "Ben"],
+              "options": {"jokers": 2, "nerts_pile_size": 50}},
+             {"t": 0, "type": "hand_start"},
+             {"t": 1, "type": "foundation_play", "seat": "Ben", "card": "JOKER", "pile": "F1", "as": "AS",
+              "from": "nerts"},
+             {"t": 2, "type": "stuck", "seat": "Ana"}, {"t": 2, "type": "stuck", "seat": "Ben"},
+             {"t": 3, "type": "stuck", "seat": "Ana"}, {"t": 3, "type": "stuck", "seat": "Ben"},
+             {"t": 4, "type": "count", "seat": "Ana", "nerts": 50},
+             {"t": 4, "type": "hand_end"}]
+    report = replay(tmp_path, lines)
+    assert report["hands"] == [{"Ana": -100, "Ben": 1 - 2 * 49}]
