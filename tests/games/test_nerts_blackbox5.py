@@ -6,6 +6,7 @@ where an option changes what a seat may do."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from kiosk.games.nerts_actions import Call, Play, Stuck
 from tests.games.replay_logs import replay
@@ -40,3 +41,34 @@ def test_with_jokers_the_layout_may_take_all_54_cards(tmp_path: Path) -> None:
              {"t": 4, "type": "hand_end"}]
     report = replay(tmp_path, lines)
     assert report["hands"] == [{"Ana": -100, "Ben": 1 - 2 * 49}]
+
+
+def test_a_log_that_stops_after_the_call_announces_the_scores_and_the_end_of_the_game(
+        tmp_path: Path) -> None:
+    """docs/table-log.md: a log may stop after a call or a stalemate without ``hand_end``, and the
+    report then scores that hand too; so it gives the rulings a ``hand_end`` gives, the hand's scores
+    and, once some total reaches ``target_score``, the ``game_end`` that names the winners (§8.1), or
+    the ``tie_for_win`` that plays on."""
+    def log(**options: Any) -> list[dict[str, Any]]:
+        return [{"table_log": 1, "game": "nerts", "seats": ["Ana", "Ben"], "options": options},
+                {"t": 0, "type": "hand_start"},
+                {"t": 1, "type": "foundation_play", "seat": "Ana", "card": "AS", "pile": "F1"},
+                {"t": 2, "type": "foundation_play", "seat": "Ben", "card": "AH", "pile": "F2"},
+                {"t": 3, "type": "call", "seat": "Ana", "nerts_left": 0},
+                {"t": 4, "type": "count", "seat": "Ben", "nerts": 0}]
+
+    def ends(report: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+        return [(r["kind"], r["text"], r["seats"]) for r in report["rulings"]
+                if r["kind"] in ("hand_end", "game_end", "tie_for_win")]
+
+    shared = replay(tmp_path, log(target_score=1, tie_break="shared"))
+    assert (shared["finished"], shared["winners"]) == (True, ["Ana", "Ben"])
+    assert ends(shared) == [("hand_end", "hand 1: Ana +1, Ben +1", []),
+                            ("game_end", "game over: Ana and Ben share the win with 1", ["Ana", "Ben"])]
+    play_on = replay(tmp_path, log(target_score=1))
+    assert (play_on["finished"], play_on["winners"]) == (False, [])
+    assert ends(play_on) == [("hand_end", "hand 1: Ana +1, Ben +1", []),
+                             ("tie_for_win", "Ana and Ben tie for the lead on 1: another hand",
+                              ["Ana", "Ben"])]
+    going_on = replay(tmp_path, log())
+    assert ends(going_on) == [("hand_end", "hand 1: Ana +1, Ben +1", [])]
