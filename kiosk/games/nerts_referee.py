@@ -426,6 +426,8 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
+        # Another move came between: a recycle logged after it is a recycle of its own (§6 short stock).
+        hand.auto_recycled.discard(seat)
         name = self.seats[seat]
         if from_stock:
             self._breach(e, "not_available", _STOCK_TEXT.format(name=name, card=card.display()), seat)
@@ -707,6 +709,7 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
+        hand.auto_recycled.discard(seat)  # as for a foundation play: the next recycle is its own
         name = self.seats[seat]
         if from_stock:
             self._breach(e, "not_available", _STOCK_TEXT.format(name=name, card=card.display()), seat)
@@ -890,6 +893,8 @@ class NertsReferee(Referee):
         hand.resets += 1
         hand.idle_resets += 1
         hand.stuck = [False] * self.n
+        # The reset turns every waste onto its stock: a recycle logged after it recycles nothing.
+        hand.auto_recycled.clear()
         for lay in hand.layouts:
             reset_layout(lay)
         self._rule(e.t_ns, "reset", f"all stuck: reset {hand.resets}. Turn the waste onto the stock, "

@@ -72,3 +72,40 @@ def test_a_log_that_stops_after_the_call_announces_the_scores_and_the_end_of_the
                               ["Ana", "Ben"])]
     going_on = replay(tmp_path, log())
     assert ends(going_on) == [("hand_end", "hand 1: Ana +1, Ben +1", [])]
+
+
+NERTS_13 = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC KH"
+
+
+def _deck(first: str) -> str:
+    """A full deck order (docs/table-log.md): ``first`` (Nerts pile, work piles, stock top down), then
+    the rest of the deck."""
+    lead = first.split()
+    rest = [f"{r}{s}" for s in "SHDC" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split() if f"{r}{s}" not in lead]
+    return " ".join(lead + rest)
+
+
+def test_a_recycle_after_the_immediate_one_is_judged_on_its_own(tmp_path: Path) -> None:
+    """§6 short stock, ``short_stock = recycle_immediately``: the last 1-2 stock cards go on the waste
+    and the waste is turned over at once, so a ``recycle`` logged right after that short turn is the same
+    recycle (docs). Once the seat has moved a card since, or an all-stuck reset has turned every waste
+    onto its stock (§7.2), a ``recycle`` is a move of its own: with cards in the stock it is illegal
+    (M2: only an empty stock is recycled), as it is without the short turn."""
+    deal = {"Ana": _deck(NERTS_13 + " 10S 9H 8S 5D"), "Ben": _deck(NERTS_13 + " AH 2H 3H 4H")}
+    start: list[dict[str, Any]] = [{"table_log": 1, "game": "nerts", "seats": ["Ana", "Ben"],
+                                     "options": {"short_stock": "recycle_immediately"}},
+                                    {"t": 0, "type": "hand_start", "deal": deal},
+                                    # 35 stock cards: eleven turns of three, then the short turn of two.
+                                    *({"t": f"{1 + i / 10:.1f}", "type": "turn", "seat": "Ana"}
+                                      for i in range(12))]
+    recycle: dict[str, Any] = {"t": 3, "type": "recycle", "seat": "Ana"}
+
+    def breaches(between: list[dict[str, Any]]) -> list[tuple[str, int]]:
+        report = replay(tmp_path, [*start, *between, recycle])
+        return [(i["kind"], i["line"]) for i in report["infractions"]]
+
+    assert breaches([]) == []
+    moved = {"t": 2.5, "type": "move", "seat": "Ana", "card": "9H", "from": "work2", "to": "work1"}
+    assert breaches([moved]) == [("illegal_move", 16)]
+    stuck = [{"t": 2.5, "type": "stuck", "seat": s} for s in ("Ana", "Ben")]
+    assert breaches(stuck) == [("illegal_move", 17)]
