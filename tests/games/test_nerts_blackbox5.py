@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.games.nerts_actions import Call, Play, Stuck
+from kiosk.games.nerts_bots import simulate_hand
 from tests.games.replay_logs import replay
 from tests.games.test_nerts_spec_audit import NERTS_12, c, dealt
 
@@ -109,3 +110,12 @@ def test_a_recycle_after_the_immediate_one_is_judged_on_its_own(tmp_path: Path) 
     assert breaches([moved]) == [("illegal_move", 16)]
     stuck = [{"t": 2.5, "type": "stuck", "seat": s} for s in ("Ana", "Ben")]
     assert breaches(stuck) == [("illegal_move", 17)]
+
+
+def test_simulated_partners_do_not_rotate_a_stock_their_partner_unstuck() -> None:
+    """M10: a seat rotates its stock only while it is flagged stuck, and any move of M3-M7 clears the
+    flag (M9), a partner's included: one seat, one layout (§10). A bot of a partnership that began a
+    rotation before its partner moved a card abandons it, so the simulated hand, which the kiosk's demo
+    table referees, breaks no rule."""
+    hand = simulate_hand(2, seats=4, partners=(1,))
+    assert [i.text for i in hand.report.infractions] == []
