@@ -291,9 +291,11 @@ def simulate_hand(
         name = names[bot.seat]
         if what == "land":
             move, event, resets = in_flight.pop(b)
-            if hand.phase == "stalemate" or hand.resets != resets:
+            if hand.phase == "stalemate" or hand.resets != resets or (
+                    move.kind == "rotate" and not hand.stuck[bot.seat]):
                 # The table was reset (or the hand ended) while this move was in the air: the
-                # player puts the card back and the move never happens.
+                # player puts the card back and the move never happens. So too a rotation (M10: only
+                # while the seat is stuck) when a partner's move cleared the seat's flag meanwhile (M9).
                 move.outcome = "cancelled"
                 if hand.phase == "play":
                     heapq.heappush(queue, (t + bot.next_gap_ns(), seq, "lift", b))

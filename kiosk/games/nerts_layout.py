@@ -220,7 +220,7 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
         aces: list[NertsAction] = [a for a in plays if isinstance(a, Play) and a.pile is None
                                    and not a.card.is_joker]
         if aces:
-            return aces
+            return aces + _always(layout)
     work = layout.work
     builds: list[NertsAction] = []
     for src in ("N", "W"):
@@ -241,7 +241,9 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
             if opts.allow_slide_under and pile and run_ok([c, *pile]):
                 builds.append(SlideUnder(s, c, src, w))
     if opts.must_fill_from_nerts and layout.nerts and any(not w for w in work):
-        return [b for b in builds if isinstance(b, Build) and b.source == "N" and not work[b.work - 1]]
+        fills: list[NertsAction] = [b for b in builds if isinstance(b, Build) and b.source == "N"
+                                    and not work[b.work - 1]]
+        return fills + _always(layout)
     out: list[NertsAction] = plays + builds
     partial = opts.move_partial_runs
     blocks = _plain_blocks(work, partial) if plain else _any_blocks(work, partial)
@@ -256,6 +258,18 @@ def seat_actions(layout: SeatLayout, piles: Sequence[PileLike], opts: NertsOptio
         out.append(Rotate(s))
     if not layout.nerts:
         out.append(Call(s))
+    return out
+
+
+def _always(layout: SeatLayout) -> list[NertsAction]:
+    """What a seat may do beside a compulsory move (``aces_compulsory``, ``must_fill_from_nerts``):
+    declare itself stuck, which M9 allows at any time and the referee never second-guesses (§7.2),
+    and call once its Nerts pile is empty (M11: at any moment of the hand). Neither moves a card."""
+    out: list[NertsAction] = []
+    if not layout.stuck:
+        out.append(Stuck(layout.seat))
+    if not layout.nerts:
+        out.append(Call(layout.seat))
     return out
 
 

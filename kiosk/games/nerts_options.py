@@ -73,7 +73,9 @@ def check_options(opts: NertsOptions) -> None:
         value = getattr(opts, name)
         if value < low:
             raise InvalidActionError(f"option {name!r} must be at least {low}, got {value}", input=str(value))
-    if opts.nerts_pile_size + opts.work_piles > 52:
+    # The layout is dealt from one deck: 52 cards, or 54 with its two jokers (§2, §4 step 4).
+    deck = 52 + opts.jokers
+    if opts.nerts_pile_size + opts.work_piles > deck:
         raise InvalidActionError(
-            f"nerts_pile_size + work_piles must leave cards for the stock (at most 52), got "
+            f"nerts_pile_size + work_piles must leave cards for the stock (at most {deck}), got "
             f"{opts.nerts_pile_size} + {opts.work_piles}", input=str(opts.nerts_pile_size))

@@ -426,6 +426,8 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
+        # Another move came between: a recycle logged after it is a recycle of its own (§6 short stock).
+        hand.auto_recycled.discard(seat)
         name = self.seats[seat]
         if from_stock:
             self._breach(e, "not_available", _STOCK_TEXT.format(name=name, card=card.display()), seat)
@@ -707,6 +709,7 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
             return
+        hand.auto_recycled.discard(seat)  # as for a foundation play: the next recycle is its own
         name = self.seats[seat]
         if from_stock:
             self._breach(e, "not_available", _STOCK_TEXT.format(name=name, card=card.display()), seat)
@@ -890,6 +893,8 @@ class NertsReferee(Referee):
         hand.resets += 1
         hand.idle_resets += 1
         hand.stuck = [False] * self.n
+        # The reset turns every waste onto its stock: a recycle logged after it recycles nothing.
+        hand.auto_recycled.clear()
         for lay in hand.layouts:
             reset_layout(lay)
         self._rule(e.t_ns, "reset", f"all stuck: reset {hand.resets}. Turn the waste onto the stock, "
@@ -1092,23 +1097,33 @@ class NertsReferee(Referee):
         self.hand_scores.append(scores)
         self.details.append(detail)
         self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
-        parts = ", ".join(f"{name} {_signed(x)}" for name, x in zip(self.seats, scores, strict=True))
-        self._rule(t, "hand_end", f"hand {hand.number}: {parts}")
         # The table plays on the corrected totals (the kiosk shows them), so a score_correction logged
         # before this hand's end decides the end of the game here and later hands are after_game.
-        over, winners, self.reached, totals = _decide_end(self._corrected_rows(), self.opts.target_score,
-                                                          self.opts.tie_break)
+        rows = self._corrected_rows()
+        for kind, text, seats in self._end_rulings(hand.number, scores, rows):
+            self._rule(t, kind, text, seats)
+        over, winners, self.reached, _ = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
         if over:
             self.over = True
             self.winners = winners
+
+    def _end_rulings(self, number: int, scores: Sequence[int],
+                     rows: Sequence[Sequence[int]]) -> list[tuple[str, str, list[int]]]:
+        """The rulings announced when hand ``number`` is scored: its scores, then the end of the game
+        or a tie for the lead that plays on (§8.1), decided on ``rows``, the hands so far corrected."""
+        parts = ", ".join(f"{name} {_signed(x)}" for name, x in zip(self.seats, scores, strict=True))
+        out: list[tuple[str, str, list[int]]] = [("hand_end", f"hand {number}: {parts}", [])]
+        over, winners, reached, totals = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
+        if over:
             names = " and ".join(self.seats[w] for w in winners)
             verb = "share the win" if len(winners) > 1 else "wins"
-            self._rule(t, "game_end", f"game over: {names} {verb} with {totals[winners[0]]}", winners)
-        elif self.reached:
+            out.append(("game_end", f"game over: {names} {verb} with {totals[winners[0]]}", winners))
+        elif reached:
             best = max(totals)
             tied = [s for s, x in enumerate(totals) if x == best]
             names = " and ".join(self.seats[s] for s in tied)
-            self._rule(t, "tie_for_win", f"{names} tie for the lead on {best}: another hand", tied)
+            out.append(("tie_for_win", f"{names} tie for the lead on {best}: another hand", tied))
+        return out
 
     # -- public view ------------------------------------------------------------------------
     def public_view(self) -> NertsTableView:
@@ -1169,9 +1184,10 @@ class NertsReferee(Referee):
             and not hand.tracked and hand.phase in ("called", "stalemate") and not hand.counts,
         )
 
-    def _corrected_rows(self) -> list[list[int]]:
-        """The scored hands with the score corrections logged so far applied."""
-        rows = [list(h) for h in self.hand_scores]
+    def _corrected_rows(self, *more: Sequence[int]) -> list[list[int]]:
+        """The scored hands (and ``more``, a hand scored only for the report) with the score
+        corrections logged so far applied."""
+        rows = [list(h) for h in (*self.hand_scores, *more)]
         for fix in self._corrections:
             if int(fix.data["hand"]) <= len(rows):
                 rows[int(fix.data["hand"]) - 1][self.seat_index(fix.seat)] = int(fix.data["score"])
@@ -1219,9 +1235,11 @@ class NertsReferee(Referee):
             hands.append(dict(zip(self.seats, scores, strict=True)))
             details.append(detail)
             totals = [a + b for a, b in zip(totals, scores, strict=True)]
-            for kind, text, seats in extra:
-                if kind == "audit":
-                    rulings.append(Ruling(self._last_t, kind, text, tuple(self.seats[s] for s in seats)))
+            # Scored as a hand_end would score it (docs/table-log.md): its audit, its scores, and the end
+            # of the game or a tie for the lead (§8.1), announced with the rest.
+            ends = self._end_rulings(hand.number, scores, self._corrected_rows(scores))
+            for kind, text, seats in [*(x for x in extra if x[0] == "audit"), *ends]:
+                rulings.append(Ruling(self._last_t, kind, text, tuple(self.seats[s] for s in seats)))
             finished, winners, _ = game_end(totals, self.reached, self.opts.target_score, self.opts.tie_break)
             notes.extend(text for kind, text, _ in extra if kind == "estimate")
         elif hand is not None:

@@ -229,7 +229,7 @@ def test_must_fill_from_nerts_binds_only_while_the_nerts_pile_has_cards() -> Non
     state = dealt({0: "KC 5S 9H 8S KD AS"}, nerts_pile_size=2, must_fill_from_nerts=True)
     assert Turn(0) in state.legal_actions(0)
     state.apply_action(Play(0, c("AS"), "4", None))
-    assert state.legal_actions(0) == [Build(0, c("5S"), "N", 4)]
+    assert state.legal_actions(0) == [Build(0, c("5S"), "N", 4), Stuck(0)]
     empty = dealt({0: "AC 9H 8S KD AS"}, nerts_pile_size=1, must_fill_from_nerts=True)
     empty.apply_action(Play(0, c("AC"), "N", None))
     empty.apply_action(Play(0, c("AS"), "4", None))
@@ -240,9 +240,9 @@ def test_aces_compulsory_covers_the_waste_top_and_exposed_work_cards() -> None:
     state = dealt({0: NERTS_12 + " 5S 9H 8S KD 4D 2D 3D AH"}, aces_compulsory=True)
     assert Turn(0) in state.legal_actions(0)
     state.apply_action(Turn(0))  # A♥ is now the waste top
-    assert state.legal_actions(0) == [Play(0, c("AH"), "W", None)]
+    assert state.legal_actions(0) == [Play(0, c("AH"), "W", None), Stuck(0)]
     work = dealt({0: NERTS_12 + " 5S 9H AD 8S KD"}, aces_compulsory=True)
-    assert work.legal_actions(0) == [Play(0, c("AD"), "2", None)]
+    assert work.legal_actions(0) == [Play(0, c("AD"), "2", None), Stuck(0)]
 
 
 def test_a_seat_may_keep_playing_after_emptying_its_nerts_pile_and_call_later() -> None:
@@ -638,7 +638,7 @@ def test_with_both_compulsory_options_an_ace_comes_before_filling_on_both_paths(
     prefix = NERTS_12 + " 5S AS 9H 8S AD"
     state = dealt({0: prefix}, aces_compulsory=True, must_fill_from_nerts=True)
     state.apply_action(Play(0, c("AS"), "1", None))  # work pile 1 is now empty
-    assert state.legal_actions(0) == [Play(0, c("AD"), "4", None)]
+    assert state.legal_actions(0) == [Play(0, c("AD"), "4", None), Stuck(0)]
     lines = full_start({"Ana": prefix}, aces_compulsory=True, must_fill_from_nerts=True) + [
         ev("2", "foundation_play", "Ana", card="AS", pile="S", **{"from": "work1"}),
         ev("3", "foundation_play", "Ana", card="AD", pile="D", **{"from": "work4"}),

@@ -143,10 +143,10 @@ def test_partial_blocks_move_only_with_move_partial_runs() -> None:
 
 def test_aces_compulsory_and_must_fill_from_nerts() -> None:
     state = dealt({0: NERTS_13[:-2] + "AH " + WORK_4}, aces_compulsory=True)
-    assert state.legal_actions(0) == [Play(0, Card.parse("AH"), "N", None)]
+    assert state.legal_actions(0) == [Play(0, Card.parse("AH"), "N", None), Stuck(0)]
     fill = dealt({0: NERTS_13 + " 9H 8S KD AS"}, must_fill_from_nerts=True)
     fill.apply_action(Play(0, Card.parse("AS"), "4", None))
-    assert fill.legal_actions(0) == [Build(0, Card.parse("5S"), "N", 4)]
+    assert fill.legal_actions(0) == [Build(0, Card.parse("5S"), "N", 4), Stuck(0)]
 
 
 def test_jokers_in_work_piles_take_their_neighbours_rank() -> None:
