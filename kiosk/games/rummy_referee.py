@@ -216,6 +216,11 @@ class RummyReferee(Referee):
         elif set(drawn) != set(expected):
             self._infraction(e, "caller_draw_seats", "every seat draws for the caller, and only tied seats "
                              f"draw again: expected {', '.join(expected)}")
+            # §2: the tied players draw again among themselves; a card drawn by anyone else
+            # cannot make that seat the caller. With no tied seat's card, the tie stands.
+            drawn = {name: c for name, c in drawn.items() if name in expected}
+            if not drawn:
+                return
         top = max(int(c.rank) for c in drawn.values())
         tied = [name for name, c in drawn.items() if int(c.rank) == top]
         if len(tied) > 1:
