@@ -36,3 +36,27 @@ def test_only_the_tied_seats_cards_decide_the_caller_on_a_redraw(tmp_path: Path)
     assert [r["kind"] for r in report["rulings"]] == ["caller_tie", "caller"]
     assert report["rulings"][-1]["seats"] == ["Ben"]
     assert report["extra"]["caller"] == "Ben"
+
+
+def test_a_table_the_largest_hand_can_be_dealt_to_is_refereed(tmp_path: Path) -> None:
+    """§2: two or more players, no upper limit; §6.1: every pile holds a card to draw, and §6.2
+    re-forms a short pool. Fourteen seats with four decks can be dealt hand 11 (14 x 13 cards
+    plus 14 pile cards = 196 of 208), so the log is refereed, not refused; so is a table of
+    more than 40 seats with the decks it needs."""
+    seats = [f"P{i}" for i in range(14)]
+    piles = dict.fromkeys(seats, "2C")
+    report = _replay(tmp_path, {"hands": [13]}, [
+        {"type": "hand_start", "hand": 1, "piles": piles},
+        {"type": "match", "seat": "P0", "cards": ["KS"] * 13},
+    ], seats)
+    assert [r["kind"] for r in report["rulings"]] == ["hand_start", "match"]
+    seats = [f"P{i}" for i in range(45)]
+    report = _replay(tmp_path, {"hands": [3], "decks": 4}, [
+        {"type": "hand_start", "hand": 1, "piles": dict.fromkeys(seats, "2C")},
+    ], seats)
+    assert [r["kind"] for r in report["rulings"]] == ["hand_start"]
+    # 45 x (13 + 1) cards need 13 decks (676 cards): a deck count §10 does not forbid.
+    report = _replay(tmp_path, {"decks": 13}, [
+        {"type": "hand_start", "hand": 1, "piles": dict.fromkeys(seats, "2C")},
+    ], seats)
+    assert report["rulings"][0]["text"] == "hand 1: 3 cards each, 3s wild"
