@@ -446,8 +446,10 @@ class RummyReferee(Referee):
         if not reason:
             h.out[p] = True
             h.final = True
+            # §10 matcher_plays_final_round: the matched seats play the final round too.
+            who = "everyone" if self.opts.matcher_plays_final_round else "everyone else"
             self._rule(e, "match", f"{name}: match confirmed: {arrangement.display()}. "
-                       "Final round: everyone else draws and discards once more.", (name,),
+                       f"Final round: {who} draws and discards once more.", (name,),
                        arrangement=arrangement.to_json())
             if all(h.out) and not self.opts.matcher_plays_final_round:
                 # §6.3, §7: only seats that are not out play the final round, and none is left:

@@ -60,3 +60,50 @@ def test_a_table_the_largest_hand_can_be_dealt_to_is_refereed(tmp_path: Path) ->
         {"type": "hand_start", "hand": 1, "piles": dict.fromkeys(seats, "2C")},
     ], seats)
     assert report["rulings"][0]["text"] == "hand 1: 3 cards each, 3s wild"
+
+
+def _discards(cards: list[str]) -> list[dict[str, Any]]:
+    """Ana, Ben, Cal and Dee turn up ``cards``, in that order."""
+    return [{"type": "discard", "seat": s, "card": c} for s, c in zip(SEATS, cards, strict=True)]
+
+
+def _example_12_round_1(match: dict[str, Any]) -> list[dict[str, Any]]:
+    """§12 example 12, round 1: Ana takes 9H from Dee's pile, everyone holds and turns up,
+    then ``match`` is laid out in the window."""
+    ev: list[dict[str, Any]] = [
+        {"type": "hand_start", "hand": 1, "piles": PILES},
+        {"type": "call", "call": "draw"},
+        {"type": "draw", "seat": "Ana", "from": "Dee", "card": "9H"},
+        {"type": "draw", "seat": "Ben", "from": "pool"},
+        {"type": "draw", "seat": "Cal", "from": "Ben", "card": "10C"},
+        {"type": "draw", "seat": "Dee", "from": "Cal", "card": "7D"},
+    ]
+    ev += [{"type": "hold", "seat": s} for s in SEATS]
+    ev += [{"type": "call", "call": "discard"}]
+    ev += _discards(["JC", "KS", "10C", "7D"])
+    return [*ev, match]
+
+
+def test_matcher_plays_final_round_match_ruling_sends_everyone_to_the_final_round(tmp_path: Path) -> None:
+    """§10 ``matcher_plays_final_round = true``: the matched players also draw and discard in
+    the final round, so the confirmation must not tell the table that only the others do;
+    Ana plays the final round, stays complete and scores 0."""
+    ev = _example_12_round_1({"type": "match", "seat": "Ana", "sets": [["9S", "9D", "9H", "4H"]]})
+    ev += [{"type": "call", "call": "draw"}]
+    ev += [{"type": "draw", "seat": s, "from": "pool"} for s in SEATS]
+    ev += [{"type": "hold", "seat": s} for s in SEATS]
+    ev += [{"type": "call", "call": "discard"}]
+    ev += _discards(["2C", "3D", "QH", "JD"])
+    ev += [{"type": "show", "seat": "Ana", "cards": ["9S", "9D", "9H", "4H"]},
+           {"type": "show", "seat": "Ben", "cards": ["6H", "7H", "8H", "4S"]},
+           {"type": "show", "seat": "Cal", "cards": ["AC", "AD", "AS", "2H"]},
+           {"type": "show", "seat": "Dee", "cards": ["5S", "5H", "8C", "8D"]}]
+    report = _replay(tmp_path, {"hands": [4], "matcher_plays_final_round": True}, ev)
+    match = next(r for r in report["rulings"] if r["kind"] == "match")
+    assert "everyone else" not in match["text"] and "everyone draws" in match["text"]
+    assert _kinds(report) == []
+    assert report["hands"] == [{"Ana": 0, "Ben": 0, "Cal": 2, "Dee": 26}]
+    # By default the matched seat sits the final round out, and the ruling says so.
+    default = _replay(tmp_path, {"hands": [4]}, _example_12_round_1(
+        {"type": "match", "seat": "Ana", "sets": [["9S", "9D", "9H", "4H"]]}))
+    assert "everyone else draws" in default["rulings"][-1]["text"]
