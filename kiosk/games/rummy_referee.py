@@ -165,9 +165,14 @@ class RummyReferee(Referee):
     def _on_hand_start(self, e: TableEvent) -> None:
         number = len(self.scores) + 1
         if self.hand is not None and self.hand.phase != "scored":
+            # §10 false_match_penalty: the points are added for the failed call itself, so they
+            # stand even though the hand's orphans were never shown.
+            kept = {s: v for s, v in zip(self.seats, self.hand.penalties, strict=True) if v}
+            what = ("it scores only the false-match penalties: "
+                    + ", ".join(f"{s} {v}" for s, v in kept.items())) if kept else "it scores nothing"
             self._infraction(e, "hand_not_scored",
-                             f"hand {self.hand.number} was not finished (shows missing); it scores nothing")
-            self.scores.append(dict.fromkeys(self.seats, 0))
+                             f"hand {self.hand.number} was not finished (shows missing); {what}")
+            self.scores.append(dict(zip(self.seats, self.hand.penalties, strict=True)))
             self.arrangements.append({})
             number += 1
         if number > len(self.opts.hands):

@@ -107,3 +107,19 @@ def test_matcher_plays_final_round_match_ruling_sends_everyone_to_the_final_roun
     default = _replay(tmp_path, {"hands": [4]}, _example_12_round_1(
         {"type": "match", "seat": "Ana", "sets": [["9S", "9D", "9H", "4H"]]}))
     assert "everyone else draws" in default["rulings"][-1]["text"]
+
+
+def test_false_match_penalty_stands_in_a_hand_that_is_never_finished(tmp_path: Path) -> None:
+    """§10 ``false_match_penalty``: the points are added for a "match" call that fails the check.
+    Hand 1 is abandoned before anyone spreads a hand (``hand_not_scored``), but Ana's failed
+    call in its setup window still costs her the 5 points; the other seats score nothing."""
+    wild_group = ["4S", "4H", "4D", "4C"]
+    report = _replay(tmp_path, {"hands": [3, 4], "false_match_penalty": 5}, [
+        {"type": "hand_start", "hand": 1, "piles": PILES},
+        {"type": "match", "seat": "Ana", "cards": ["2S", "5H", "9D"]},
+        {"type": "hand_start", "hand": 2, "piles": PILES},
+        *({"type": "match", "seat": s, "cards": wild_group} for s in SEATS),
+    ])
+    assert _kinds(report) == [("hand_not_scored", None)]
+    assert report["hands"] == [{"Ana": 5, "Ben": 0, "Cal": 0, "Dee": 0}, dict.fromkeys(SEATS, 0)]
+    assert report["finished"] and report["winners"] == ["Ben", "Cal", "Dee"]
