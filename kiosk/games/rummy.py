@@ -246,17 +246,19 @@ class Rummy313Game(Game):
 
     def _check_seat_count(self, n: int) -> None:
         # §2 sets no upper limit on the players; only the cards do. The largest hand must be
-        # dealt (with its starting pile cards): a pool too small for a draw each is no bar, as
-        # every pile then holds a card to draw (§6.1) and §6.2 re-forms the pool.
+        # dealt with one more card a seat: the starting pile card, or (without starting piles)
+        # a pool card for the first draw. A pool too small for a draw each is no bar after that,
+        # as every pile then holds a card to draw (§6.1) and §6.2 re-forms the pool.
         if n < self.min_seats:
             super()._check_seat_count(n)
         check_options(self.options)
         opts: RummyOptions = self.options
-        need = n * (max(opts.hands) + (1 if opts.start_pile_each_hand else 0))
+        need = n * (max(opts.hands) + 1)
         have = 52 * opts.decks
         if need > have:
+            extra = "a starting pile card" if opts.start_pile_each_hand else "a first draw"
             raise InvalidActionError(
-                f"{n} seats need {need} cards to deal the largest hand, but {opts.decks} "
+                f"{n} seats need {need} cards for the largest hand and {extra} each, but {opts.decks} "
                 f"decks have {have}: add a deck (option 'decks') or play with fewer seats",
                 input=str(n),
             )

@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from tests.games.replay_logs import replay
+from tests.games.replay_logs import ROOT, replay, write_log
 
 SEATS = ["Ana", "Ben", "Cal", "Dee"]
 PILES = {"Ana": "2S", "Ben": "10C", "Cal": "7D", "Dee": "9H"}
@@ -123,3 +125,18 @@ def test_false_match_penalty_stands_in_a_hand_that_is_never_finished(tmp_path: P
     assert _kinds(report) == [("hand_not_scored", None)]
     assert report["hands"] == [{"Ana": 5, "Ben": 0, "Cal": 0, "Dee": 0}, dict.fromkeys(SEATS, 0)]
     assert report["finished"] and report["winners"] == ["Ben", "Cal", "Dee"]
+
+
+def test_a_table_the_cards_cannot_serve_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+    """§2, §5: the largest hand must be dealt with one more card a seat (the starting pile card,
+    or without starting piles the first draw). Fifteen seats need 15 x 14 = 210 cards for
+    hand 11, more than four decks hold: the header is refused, naming the fix."""
+    seats = [f"P{i}" for i in range(15)]
+    for start_piles in (True, False):
+        header = {"table_log": 1, "game": "rummy_3_13", "seats": seats,
+                  "options": {"hands": [13], "start_pile_each_hand": start_piles}}
+        log = write_log(tmp_path / "table.jsonl", [header])
+        run = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
+                             capture_output=True, text=True, cwd=ROOT)
+        assert run.returncode == 2
+        assert "line 1" in run.stderr and "210 cards" in run.stderr and "add a deck" in run.stderr
