@@ -474,6 +474,10 @@ class RummyReferee(Referee):
         p = self.seat_index(e.seat)
         name = self.seats[p]
         cards, sets = self._laid_out(e)
+        if h.out[p] and not self.opts.matcher_plays_final_round:
+            # §6.3: a matched hand is frozen, already laid out and scores 0; spreading it again
+            # at any time is neither early nor the end of the final round for the others.
+            return
         if h.phase == "scored":
             # The hand was scored when the last seat showed; a later spread changes nothing.
             if p in h.shows:
@@ -487,8 +491,6 @@ class RummyReferee(Referee):
             # before then (possibly with the drawn card still in it) does not count.
             self._infraction(e, "early_show", f"{name} spread the hand before the final round was over; "
                              "it does not count: spread it again once the final round is over")
-            return
-        if h.out[p] and not self.opts.matcher_plays_final_round:
             return
         if p in h.shows:
             self._infraction(e, "two_shows", f"{name} spread the hand twice; the first counts")

@@ -140,3 +140,28 @@ def test_a_table_the_cards_cannot_serve_is_refused_with_a_clear_error(tmp_path: 
                              capture_output=True, text=True, cwd=ROOT)
         assert run.returncode == 2
         assert "line 1" in run.stderr and "210 cards" in run.stderr and "add a deck" in run.stderr
+
+
+def test_a_matched_seat_spreading_its_frozen_hand_in_the_final_round_changes_nothing(
+        tmp_path: Path) -> None:
+    """§6.1, §6.3: a matched player's cards were laid out face up for the check and the hand
+    stays frozen (default ``matcher_plays_final_round = false``). Ana spreading it again during
+    the final round is not an early show, and it does not end the final round before Ben, Cal
+    and Dee turn up their discards."""
+    frozen = ["9S", "9D", "9H", "4H"]
+    ev: list[dict[str, Any]] = [
+        {"type": "hand_start", "hand": 1, "piles": PILES},
+        {"type": "match", "seat": "Ana", "cards": frozen},
+        {"type": "call", "call": "draw"},
+    ]
+    ev += [{"type": "draw", "seat": s, "from": "pool"} for s in SEATS[1:]]
+    ev += [{"type": "show", "seat": "Ana", "cards": frozen}]
+    ev += [{"type": "hold", "seat": s} for s in SEATS[1:]]
+    ev += [{"type": "call", "call": "discard"}, {"type": "show", "seat": "Ana", "cards": frozen}]
+    ev += _discards(["2C", "3D", "QH", "JD"])[1:]
+    ev += [{"type": "show", "seat": "Ben", "cards": ["6H", "7H", "8H", "4S"]},
+           {"type": "show", "seat": "Cal", "cards": ["AC", "AD", "AS", "2H"]},
+           {"type": "show", "seat": "Dee", "cards": ["5S", "5H", "8C", "8D"]}]
+    report = _replay(tmp_path, {"hands": [4]}, ev)
+    assert _kinds(report) == []
+    assert report["hands"] == [{"Ana": 0, "Ben": 0, "Cal": 2, "Dee": 26}]
