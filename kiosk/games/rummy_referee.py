@@ -388,12 +388,15 @@ class RummyReferee(Referee):
         p = self.seat_index(e.seat)
         card = self._card(e, e.require("card"))
         name = self.seats[p]
+        # §6.3: a seat out of the final round (its hand frozen) breaches it by turning up a card
+        # whether its card is logged before or after the last player's discard, which ends it.
+        frozen = h.in_final_round and h.phase in ("show", "scored") and p not in h.drawers and h.out[p]
         if h.phase in ("draw", "window"):
             # §11: before any "discard" call (the setup window included) it is turned up early.
             self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
-        elif h.phase != "discard":
+        elif h.phase != "discard" and not frozen:
             self._infraction(e, "extra_discard", f"{name} discarded {card.display()} outside a round")
-        if h.phase in ("draw", "discard") and p not in h.drawers:
+        if (h.phase in ("draw", "discard") or frozen) and p not in h.drawers:
             self._infraction(e, "not_in_round", f"{name} is out: the hand stays frozen in the final round, "
                              f"so {card.display()} may not be discarded")
         elif h.phase in ("window", "draw", "discard") and h.discarded[p]:

@@ -165,3 +165,28 @@ def test_a_matched_seat_spreading_its_frozen_hand_in_the_final_round_changes_not
     report = _replay(tmp_path, {"hands": [4]}, ev)
     assert _kinds(report) == []
     assert report["hands"] == [{"Ana": 0, "Ben": 0, "Cal": 2, "Dee": 26}]
+
+
+def test_a_matched_seat_turning_up_a_card_in_the_final_round_is_not_in_round_in_any_order(
+        tmp_path: Path) -> None:
+    """§6.3: the matched player does not draw or discard in the final round; every held card is
+    turned up at the same moment (§6.1), so Ana's card logged after the others' is the same
+    breach as before them: ``not_in_round`` (not ``extra_discard``)."""
+    frozen = ["9S", "9D", "9H", "4H"]
+    shows = [{"type": "show", "seat": "Ben", "cards": ["6H", "7H", "8H", "4S"]},
+             {"type": "show", "seat": "Cal", "cards": ["AC", "AD", "AS", "2H"]},
+             {"type": "show", "seat": "Dee", "cards": ["5S", "5H", "8C", "8D"]}]
+    head: list[dict[str, Any]] = [
+        {"type": "hand_start", "hand": 1, "piles": PILES},
+        {"type": "match", "seat": "Ana", "cards": frozen},
+        {"type": "call", "call": "draw"},
+    ]
+    head += [{"type": "draw", "seat": s, "from": "pool"} for s in SEATS[1:]]
+    head += [{"type": "hold", "seat": s} for s in SEATS[1:]]
+    head += [{"type": "call", "call": "discard"}]
+    others = _discards(["2C", "3D", "QH", "JD"])[1:]
+    ana = {"type": "discard", "seat": "Ana", "card": "9S"}
+    for order in ([ana, *others], [*others, ana]):
+        report = _replay(tmp_path, {"hands": [4]}, [*head, *order, *shows])
+        assert _kinds(report) == [("not_in_round", "Ana")]
+        assert report["hands"] == [{"Ana": 0, "Ben": 0, "Cal": 2, "Dee": 26}]
