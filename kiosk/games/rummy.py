@@ -113,8 +113,9 @@ def check_options(opts: RummyOptions) -> None:
     ...
     kiosk.games.errors.InvalidActionError: option 'hands' must be increasing sizes from 3 to 13, got [3, 5, 4]
     """
-    if not 1 <= opts.decks <= 8:
-        raise InvalidActionError(f"option 'decks' must be 1 to 8, got {opts.decks}", input=str(opts.decks))
+    # §10 sets no upper limit on the decks (a very large group adds decks as it needs them).
+    if opts.decks < 1:
+        raise InvalidActionError(f"option 'decks' must be 1 or more, got {opts.decks}", input=str(opts.decks))
     hands = list(opts.hands)
     if (
         not hands
@@ -236,6 +237,7 @@ class Rummy313Game(Game):
     options_type = RummyOptions
     min_seats = 2
     max_seats = 40
+    """The most the kiosk's seat picker offers; a log may hold more (§2: "two or more")."""
 
     def __init__(
         self, options: Options | Mapping[str, Any] | None = None, /, *, seats: Sequence[str] | int = 4,
@@ -243,14 +245,20 @@ class Rummy313Game(Game):
         super().__init__(_spec_spellings(options) if isinstance(options, Mapping) else options, seats=seats)
 
     def _check_seat_count(self, n: int) -> None:
-        super()._check_seat_count(n)
+        # §2 sets no upper limit on the players; only the cards do. The largest hand must be
+        # dealt with one more card a seat: the starting pile card, or (without starting piles)
+        # a pool card for the first draw. A pool too small for a draw each is no bar after that,
+        # as every pile then holds a card to draw (§6.1) and §6.2 re-forms the pool.
+        if n < self.min_seats:
+            super()._check_seat_count(n)
         check_options(self.options)
         opts: RummyOptions = self.options
-        need = n * (max(opts.hands) + (1 if opts.start_pile_each_hand else 0))
+        need = n * (max(opts.hands) + 1)
         have = 52 * opts.decks
-        if need + n > have:
+        if need > have:
+            extra = "a starting pile card" if opts.start_pile_each_hand else "a first draw"
             raise InvalidActionError(
-                f"{n} seats need {need} cards for the largest hand plus a draw each, but {opts.decks} "
+                f"{n} seats need {need} cards for the largest hand and {extra} each, but {opts.decks} "
                 f"decks have {have}: add a deck (option 'decks') or play with fewer seats",
                 input=str(n),
             )

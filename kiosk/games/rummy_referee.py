@@ -165,9 +165,14 @@ class RummyReferee(Referee):
     def _on_hand_start(self, e: TableEvent) -> None:
         number = len(self.scores) + 1
         if self.hand is not None and self.hand.phase != "scored":
+            # §10 false_match_penalty: the points are added for the failed call itself, so they
+            # stand even though the hand's orphans were never shown.
+            kept = {s: v for s, v in zip(self.seats, self.hand.penalties, strict=True) if v}
+            what = ("it scores only the false-match penalties: "
+                    + ", ".join(f"{s} {v}" for s, v in kept.items())) if kept else "it scores nothing"
             self._infraction(e, "hand_not_scored",
-                             f"hand {self.hand.number} was not finished (shows missing); it scores nothing")
-            self.scores.append(dict.fromkeys(self.seats, 0))
+                             f"hand {self.hand.number} was not finished (shows missing); {what}")
+            self.scores.append(dict(zip(self.seats, self.hand.penalties, strict=True)))
             self.arrangements.append({})
             number += 1
         if number > len(self.opts.hands):
@@ -216,6 +221,11 @@ class RummyReferee(Referee):
         elif set(drawn) != set(expected):
             self._infraction(e, "caller_draw_seats", "every seat draws for the caller, and only tied seats "
                              f"draw again: expected {', '.join(expected)}")
+            # §2: the tied players draw again among themselves; a card drawn by anyone else
+            # cannot make that seat the caller. With no tied seat's card, the tie stands.
+            drawn = {name: c for name, c in drawn.items() if name in expected}
+            if not drawn:
+                return
         top = max(int(c.rank) for c in drawn.values())
         tied = [name for name, c in drawn.items() if int(c.rank) == top]
         if len(tied) > 1:
@@ -378,12 +388,15 @@ class RummyReferee(Referee):
         p = self.seat_index(e.seat)
         card = self._card(e, e.require("card"))
         name = self.seats[p]
+        # §6.3: a seat out of the final round (its hand frozen) breaches it by turning up a card
+        # whether its card is logged before or after the last player's discard, which ends it.
+        frozen = h.in_final_round and h.phase in ("show", "scored") and p not in h.drawers and h.out[p]
         if h.phase in ("draw", "window"):
             # §11: before any "discard" call (the setup window included) it is turned up early.
             self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
-        elif h.phase != "discard":
+        elif h.phase != "discard" and not frozen:
             self._infraction(e, "extra_discard", f"{name} discarded {card.display()} outside a round")
-        if h.phase in ("draw", "discard") and p not in h.drawers:
+        if (h.phase in ("draw", "discard") or frozen) and p not in h.drawers:
             self._infraction(e, "not_in_round", f"{name} is out: the hand stays frozen in the final round, "
                              f"so {card.display()} may not be discarded")
         elif h.phase in ("window", "draw", "discard") and h.discarded[p]:
@@ -441,8 +454,10 @@ class RummyReferee(Referee):
         if not reason:
             h.out[p] = True
             h.final = True
+            # §10 matcher_plays_final_round: the matched seats play the final round too.
+            who = "everyone" if self.opts.matcher_plays_final_round else "everyone else"
             self._rule(e, "match", f"{name}: match confirmed: {arrangement.display()}. "
-                       "Final round: everyone else draws and discards once more.", (name,),
+                       f"Final round: {who} draws and discards once more.", (name,),
                        arrangement=arrangement.to_json())
             if all(h.out) and not self.opts.matcher_plays_final_round:
                 # §6.3, §7: only seats that are not out play the final round, and none is left:
@@ -462,6 +477,10 @@ class RummyReferee(Referee):
         p = self.seat_index(e.seat)
         name = self.seats[p]
         cards, sets = self._laid_out(e)
+        if h.out[p] and not self.opts.matcher_plays_final_round:
+            # §6.3: a matched hand is frozen, already laid out and scores 0; spreading it again
+            # at any time is neither early nor the end of the final round for the others.
+            return
         if h.phase == "scored":
             # The hand was scored when the last seat showed; a later spread changes nothing.
             if p in h.shows:
@@ -475,8 +494,6 @@ class RummyReferee(Referee):
             # before then (possibly with the drawn card still in it) does not count.
             self._infraction(e, "early_show", f"{name} spread the hand before the final round was over; "
                              "it does not count: spread it again once the final round is over")
-            return
-        if h.out[p] and not self.opts.matcher_plays_final_round:
             return
         if p in h.shows:
             self._infraction(e, "two_shows", f"{name} spread the hand twice; the first counts")
