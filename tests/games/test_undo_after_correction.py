@@ -46,9 +46,8 @@ def test_undo_of_the_last_play_keeps_a_correction_logged_before_it(example: Path
     header, *events = _lines(example)
     *before, last = events
     fix = {"t": last["t"], "type": "score_correction", "seat": header["seats"][1], "hand": 1, "score": -7}
-    moved = {**last, "t": last["t"]}
     with_undo = replay_in_process(
-        tmp_path / "a.jsonl", header, [*before, fix, moved, {"t": last["t"] + 1, "type": "undo"}]
+        tmp_path / "a.jsonl", header, [*before, fix, last, {"t": last["t"], "type": "undo"}]
     )
     without_last = replay_in_process(tmp_path / "b.jsonl", header, [*before, fix])
     assert _outcome(with_undo) == _outcome(without_last)
