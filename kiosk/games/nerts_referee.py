@@ -288,8 +288,17 @@ class NertsReferee(Referee):
 
     def _feed(self, event: TableEvent) -> list[Ruling]:
         self._new = []
+        if self.hand is None and self.hands_played:
+            self._settle_end()
         self._handlers[event.type](event)
         return self._new
+
+    def _settle_end(self) -> None:
+        """Between hands, re-decides the end of the game (§8.1) on the scores as corrected so far: the
+        end and its winners follow the corrected scores (docs/table-log.md), so a correction logged
+        after a hand can end the game before the next Go, or undo a win and let the table play on."""
+        self.over, self.winners, self.reached, _ = _decide_end(
+            self._corrected_rows(), self.opts.target_score, self.opts.tie_break)
 
     # -- hands -----------------------------------------------------------------------------
     def _start_hand(self, deal: list[list[Card]] | None) -> _Hand:

@@ -1,0 +1,60 @@
+"""Black-box Nerts tests, round 6: the timing and scoring core of ``rules/nerts.md`` (§4 the Go,
+§6.1 races, §7 the call and the stalemate cycle, §8 scoring and the end of the game), with table
+logs written from the spec and ``docs/table-log.md`` alone and refereed through ``kiosk replay
+--json`` as an outsider would run it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.games.replay_logs import replay
+
+
+def _log(seats: list[str], events: list[dict[str, Any]], **options: Any) -> list[dict[str, Any]]:
+    return [{"table_log": 1, "game": "nerts", "seats": seats, "options": options}, *events]
+
+
+def _scored_hand(t: float, seats: list[str], foundation: list[int]) -> list[dict[str, Any]]:
+    """A camera-level hand: the first seat calls, the audit counts F per seat and N = 0."""
+    out: list[dict[str, Any]] = [{"t": t, "type": "hand_start"},
+                                 {"t": t + 1, "type": "call", "seat": seats[0], "nerts_left": 0}]
+    out += [{"t": t + 2, "type": "count", "seat": s, "nerts": 0, "foundation": f}
+            for s, f in zip(seats, foundation, strict=True)]
+    out.append({"t": t + 3, "type": "hand_end"})
+    return out
+
+
+def _kinds(report: dict[str, Any], key: str = "infractions") -> list[str]:
+    return [x["kind"] for x in report[key]]
+
+
+def test_a_correction_that_undoes_a_win_lets_the_game_go_on(tmp_path: Path) -> None:
+    """§8.1 with docs/table-log.md ("the end of the game and its winners follow the corrected
+    scores"): hand 2 takes Ana to 102 and ends the game; the table then corrects her hand 2 to 30,
+    so no total has reached 100, and the next hand is played and scored, not ignored as after the
+    game. Ana's 80 + 20 = 100 then ends it."""
+    seats = ["Ana", "Ben"]
+    events = [*_scored_hand(0, seats, [50, 40]), *_scored_hand(10, seats, [52, 40]),
+              {"t": 14, "type": "score_correction", "seat": "Ana", "hand": 2, "score": 30},
+              *_scored_hand(20, seats, [20, 10])]
+    report = replay(tmp_path, _log(seats, events))
+    assert "after_game" not in _kinds(report) and "no_hand" not in _kinds(report)
+    assert report["hands"] == [{"Ana": 50, "Ben": 40}, {"Ana": 30, "Ben": 40}, {"Ana": 20, "Ben": 10}]
+    assert report["totals"] == {"Ana": 100, "Ben": 90}
+    assert report["finished"] is True and report["winners"] == ["Ana"]
+
+
+def test_a_correction_between_hands_that_ends_the_game_makes_the_next_hand_after_the_game(
+        tmp_path: Path) -> None:
+    """§8.1: the game ends after the hand in which a (corrected) total reaches the target. Hand 1 is
+    corrected to Ana 100 before the next Go, so no further hand is played: the next hand's events
+    are after the game, and the report holds hand 1 alone."""
+    seats = ["Ana", "Ben"]
+    events = [*_scored_hand(0, seats, [50, 40]),
+              {"t": 4, "type": "score_correction", "seat": "Ana", "hand": 1, "score": 100},
+              *_scored_hand(10, seats, [5, 40])]
+    report = replay(tmp_path, _log(seats, events))
+    assert "after_game" in _kinds(report)
+    assert report["hands"] == [{"Ana": 100, "Ben": 40}]
+    assert report["finished"] is True and report["winners"] == ["Ana"]
