@@ -58,3 +58,18 @@ def test_a_correction_between_hands_that_ends_the_game_makes_the_next_hand_after
     assert "after_game" in _kinds(report)
     assert report["hands"] == [{"Ana": 100, "Ben": 40}]
     assert report["finished"] is True and report["winners"] == ["Ana"]
+
+
+def test_undo_after_a_score_correction_takes_back_the_correction(tmp_path: Path) -> None:
+    """docs/table-log.md: ``undo`` takes back the last effective event (the kiosk's "undo last
+    ruling"), and a ``score_correction`` is logged and shown as a ruling. An undo right after a
+    correction therefore takes back the correction, not the hand_end before it: hand 1 stays
+    scored as counted (Ana 50, Ben 40) and is not reopened."""
+    seats = ["Ana", "Ben"]
+    events = [*_scored_hand(0, seats, [50, 40]),
+              {"t": 4, "type": "score_correction", "seat": "Ana", "hand": 1, "score": 30},
+              {"t": 5, "type": "undo"}]
+    report = replay(tmp_path, _log(seats, events))
+    assert report["hands"] == [{"Ana": 50, "Ben": 40}]
+    assert [r["kind"] for r in report["rulings"]].count("hand_end") == 1
+    assert "correction" not in _kinds(report, "rulings")
