@@ -574,11 +574,13 @@ class NertsReferee(Referee):
             return None
         return declared
 
-    def _may_land(self, e: TableEvent, hand: _Hand, seat: int, card: Card | None, t_lift: int | None) -> bool:
-        """Checks the call (§7.1) and the one-hand rule (§5) for a move landing now."""
+    def _may_land(self, e: TableEvent, hand: _Hand, seat: int, card: Card | None, t_lift: int | None,
+                  *, returning: bool = False) -> bool:
+        """Checks the call (§7.1) and the one-hand rule (§5) for a move landing now. ``returning``: the
+        move takes a refused card back to its source, which the end of the hand does not forbid."""
         name = self.seats[seat]
         what = f"{name}'s {card.display()}" if card is not None else f"{name}'s {e.type}"
-        if hand.phase == "stalemate":
+        if hand.phase == "stalemate" and not returning:
             self._breach(e, "after_hand", f"{what} after the hand ended: take it back", seat)
             return False
         # A lift time measured to within err_lift, a landing to within its err: a move is ruled against
@@ -590,7 +592,7 @@ class NertsReferee(Referee):
             self._breach(e, "after_hand", f"{what} was lifted {_ms(hand.t_go - t_lift)} ms before the "
                          f"Go: take it back", seat)
             return False
-        if hand.phase == "called":
+        if hand.phase == "called" and not returning:
             if t_lift is not None and t_lift - lift_err >= hand.t_call:
                 self._breach(e, "after_call", f"{what} was lifted {_ms(t_lift - hand.t_call)} ms after the "
                              f"call: take it back", seat)
@@ -689,7 +691,7 @@ class NertsReferee(Referee):
         name = self.seats[seat]
         refused = hand.refused.get(card)
         if refused is not None and refused[0] == pid:
-            if back_to is not None and back_to != "S" and refused[1] in (back_to, None):
+            if _returns(hand, card, pid, back_to):
                 del hand.refused[card]
                 return
             self._breach(e, "redirected", f"{name}'s {card.display()} went from {pid} straight to {dest}: "
@@ -715,8 +717,14 @@ class NertsReferee(Referee):
         backward = _BACKWARD.get(to.strip().lower()) if isinstance(to, str) else None
         kind, work = ("back", 0) if backward is not None else parse_destination(to, self.opts.work_piles)
         t_lift = _lift_time(e) if "t_lift" in e.data else None
+        back_to = backward if backward is not None else str(work) if kind == "work" else None
         hand = self._live_hand(e)
-        if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
+        if hand is None or self._foreign(e, seat):
+            return
+        # A refused card going back to its source is the return §6.1 demands, not a new move: it may
+        # (must) happen after the call or a stalemate too (§7.1: a card lifted then must be put back).
+        returning = off_pile is not None and _returns(hand, card, off_pile, back_to)
+        if not self._may_land(e, hand, seat, card, t_lift, returning=returning):
             return
         hand.auto_recycled.discard(seat)  # as for a foundation play: the next recycle is its own
         name = self.seats[seat]
@@ -725,7 +733,6 @@ class NertsReferee(Referee):
             return
         if off_pile is not None:
             dest = str(to) if backward is not None else f"{kind}{work}"
-            back_to = backward if backward is not None else str(work) if kind == "work" else None
             self._from_foundation(e, hand, seat, card, off_pile, dest, back_to)
             return
         if backward is not None:
@@ -1283,6 +1290,14 @@ def _signed(x: int) -> str:
 
 _OPEN_ACE = Card.joker()
 """The face of an undeclared joker that starts a pile: an Ace whose suit is still open (§12)."""
+
+
+def _returns(hand: _Hand, card: Card, pid: str, back_to: str | None) -> bool:
+    """Whether moving ``card`` off pile ``pid`` to ``back_to`` (``N``, ``W`` or a work pile) takes a card
+    that pile refused back to its own source (any source, when its play did not say) (§6.1)."""
+    refused = hand.refused.get(card)
+    return (refused is not None and refused[0] == pid and back_to is not None and back_to != "S"
+            and refused[1] in (back_to, None))
 
 
 def _left_nerts(hand: _Hand, seat: int, card: Card) -> None:

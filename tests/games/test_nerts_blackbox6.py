@@ -73,3 +73,40 @@ def test_undo_after_a_score_correction_takes_back_the_correction(tmp_path: Path)
     assert report["hands"] == [{"Ana": 50, "Ben": 40}]
     assert [r["kind"] for r in report["rulings"]].count("hand_end") == 1
     assert "correction" not in _kinds(report, "rulings")
+
+
+def _hearts_to_4(seat: str) -> list[dict[str, Any]]:
+    """Go, then ``seat`` builds a ♥ pile F1 up to level 4 (1 s apart)."""
+    return [{"t": 0, "type": "hand_start"},
+            *[{"t": i + 1, "type": "foundation_play", "seat": seat, "card": c, "pile": "F1"}
+              for i, c in enumerate(["AH", "2H", "3H", "4H"])]]
+
+
+def test_a_refused_card_put_back_after_the_call_is_its_return_not_a_move_after_the_call(
+        tmp_path: Path) -> None:
+    """§6.1 (a card that lost the race must be put back where it came from) with §7.1 (a card in the
+    air at the call may land; no move may *start* after it): Cal's 5♥, lifted before Ana's call,
+    lands after it and loses the race to Ben's. Cal puts it back on his waste after the call, as he
+    must: that return is no after_call breach, and nothing asks him to take it back again."""
+    seats = ["Ana", "Ben", "Cal"]
+    events = [*_hearts_to_4("Ana"),
+              {"t": 12.0, "type": "foundation_play", "seat": "Ben", "card": "5H", "pile": "F1"},
+              {"t": 12.2, "type": "call", "seat": "Ana"},
+              {"t": 12.4, "type": "foundation_play", "seat": "Cal", "card": "5H", "pile": "F1",
+               "from": "waste", "t_lift": 12.1},
+              {"t": 13.0, "type": "move", "seat": "Cal", "card": "5H", "from": "F1", "to": "waste",
+               "t_lift": 12.9}]
+    report = replay(tmp_path, _log(seats, events))
+    assert "race" in _kinds(report, "rulings")
+    assert report["infractions"] == []
+    # The same return after a stalemate is no after_hand breach either.
+    events = [*_hearts_to_4("Ana"),
+              {"t": 12.0, "type": "foundation_play", "seat": "Ben", "card": "5H", "pile": "F1"},
+              {"t": 12.4, "type": "foundation_play", "seat": "Cal", "card": "5H", "pile": "F1",
+               "from": "waste"},
+              *[{"t": 20 + i, "type": "stuck", "seat": s} for i, s in enumerate(seats * 2)],
+              {"t": 30.0, "type": "move", "seat": "Cal", "card": "5H", "from": "F1", "to": "waste",
+               "t_lift": 29.5}]
+    report = replay(tmp_path, _log(seats, events))
+    assert "stalemate" in _kinds(report, "rulings")
+    assert report["infractions"] == []
