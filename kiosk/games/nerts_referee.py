@@ -433,7 +433,12 @@ class NertsReferee(Referee):
                and not from_stock else None)
         t_lift = _lift_time(e) if "t_lift" in data else None
         hand = self._live_hand(e)
-        if hand is None or self._foreign(e, seat) or not self._may_land(e, hand, seat, card, t_lift):
+        if hand is None or self._foreign(e, seat):
+            return
+        if not self._may_land(e, hand, seat, card, t_lift):
+            # Lifted before the Go or after the call, or landed after a stalemate: it lies on the pile
+            # until its owner puts it back where it came from (§4, §7.1), which is then its return.
+            hand.refused[card] = (pid, src)
             return
         # Another move came between: a recycle logged after it is a recycle of its own (§6 short stock).
         hand.auto_recycled.discard(seat)
@@ -674,7 +679,11 @@ class NertsReferee(Referee):
         """The foundation pile a card was taken from, when ``from`` names one of this hand's piles
         rather than a layout source (the raw text, else None)."""
         hand = self.hand
-        if hand is None or not isinstance(text, str) or text not in hand.piles:
+        if hand is None or not isinstance(text, str):
+            return None
+        if text not in hand.piles and all(text != pid for pid, _ in hand.refused.values()):
+            # A card refused on a new pile id (a non-Ace, or a card that may not land at all) started
+            # no pile, but its return names that id all the same.
             return None
         try:
             self._source(text)

@@ -110,3 +110,33 @@ def test_a_refused_card_put_back_after_the_call_is_its_return_not_a_move_after_t
     report = replay(tmp_path, _log(seats, events))
     assert "stalemate" in _kinds(report, "rulings")
     assert report["infractions"] == []
+
+
+def test_a_card_lifted_after_the_call_may_be_put_back_from_the_pile(tmp_path: Path) -> None:
+    """§7.1: a card lifted after the call must be put back and does not count. Cal does put his 5♥
+    back on his waste: that is no card taken off a foundation (from_foundation), only the after_call
+    breach of the play itself stands."""
+    seats = ["Ana", "Ben", "Cal"]
+    events = [*_hearts_to_4("Ana"), {"t": 12.2, "type": "call", "seat": "Ana"},
+              {"t": 12.4, "type": "foundation_play", "seat": "Cal", "card": "5H", "pile": "F1",
+               "from": "waste", "t_lift": 12.3},
+              {"t": 13.0, "type": "move", "seat": "Cal", "card": "5H", "from": "F1", "to": "waste"}]
+    report = replay(tmp_path, _log(seats, events))
+    assert _kinds(report) == ["after_call"]
+
+
+def test_a_card_refused_on_a_new_pile_id_may_be_put_back(tmp_path: Path) -> None:
+    """§6 M3 (only an Ace starts a pile) and §6.1 (an illegal card goes back to exactly where it came
+    from): Cal's 5♥ lands on a fresh foundation spot F9 and is refused; he puts it back from F9 to his
+    waste. The return names the spot the camera gave, which holds no pile: it is the card's return,
+    refereed, not a malformed log. The same holds for Ben's A♥ lifted before the Go (§4)."""
+    seats = ["Ana", "Ben", "Cal"]
+    events = [{"t": 10, "type": "hand_start"},
+              {"t": 10.4, "type": "foundation_play", "seat": "Ben", "card": "AH", "pile": "F2",
+               "from": "waste", "t_lift": 9.9},
+              {"t": 11.0, "type": "move", "seat": "Ben", "card": "AH", "from": "F2", "to": "waste"},
+              {"t": 12.0, "type": "foundation_play", "seat": "Cal", "card": "5H", "pile": "F9",
+               "from": "waste"},
+              {"t": 13.0, "type": "move", "seat": "Cal", "card": "5H", "from": "F9", "to": "waste"}]
+    report = replay(tmp_path, _log(seats, events))
+    assert _kinds(report) == ["after_hand", "illegal_play"]
