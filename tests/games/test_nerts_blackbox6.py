@@ -140,3 +140,18 @@ def test_a_card_refused_on_a_new_pile_id_may_be_put_back(tmp_path: Path) -> None
               {"t": 13.0, "type": "move", "seat": "Cal", "card": "5H", "from": "F9", "to": "waste"}]
     report = replay(tmp_path, _log(seats, events))
     assert _kinds(report) == ["after_hand", "illegal_play"]
+
+
+def test_an_undo_judges_the_events_again_with_the_corrections_in_their_places(tmp_path: Path) -> None:
+    """docs/table-log.md: an undo takes back only the last effective event. Hands 1 and 2 are played;
+    only then does the table correct Ana's hand 1 to 100 (the game ended after hand 1, §8.1), and a
+    stray Go after it is undone. Hand 2 was played before the correction, so it stays in the report
+    as it was; the undone Go leaves no after_game breach."""
+    seats = ["Ana", "Ben"]
+    events = [*_scored_hand(0, seats, [50, 40]), *_scored_hand(10, seats, [10, 10]),
+              {"t": 14, "type": "score_correction", "seat": "Ana", "hand": 1, "score": 100},
+              {"t": 20, "type": "hand_start"}, {"t": 21, "type": "undo"}]
+    report = replay(tmp_path, _log(seats, events))
+    assert report["hands"] == [{"Ana": 100, "Ben": 40}, {"Ana": 10, "Ben": 10}]
+    assert report["infractions"] == []
+    assert report["finished"] is True and report["winners"] == ["Ana"]
