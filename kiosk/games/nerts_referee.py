@@ -1060,6 +1060,10 @@ class NertsReferee(Referee):
         return ""
 
     def _on_hand_end(self, e: TableEvent) -> None:
+        if self.over:
+            # The end of a hand logged after the game ended, like every other event then (§8.1).
+            self._breach(e, "after_game", "hand_end after the game is over: ignored")
+            return
         if self.hand is None:
             self._breach(e, "no_hand", "hand_end with no hand in play: ignored")
             return

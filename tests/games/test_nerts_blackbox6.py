@@ -155,3 +155,20 @@ def test_an_undo_judges_the_events_again_with_the_corrections_in_their_places(tm
     assert report["hands"] == [{"Ana": 100, "Ben": 40}, {"Ana": 10, "Ben": 10}]
     assert report["infractions"] == []
     assert report["finished"] is True and report["winners"] == ["Ana"]
+
+
+def test_a_whole_hand_logged_after_the_game_is_after_the_game(tmp_path: Path) -> None:
+    """§8.1: the game ends after the hand in which a total reaches the target (here 20). A whole further
+    hand logged after it (Go, a play, the call, the counts and its hand_end) is ignored, every event of
+    it reported as after the game, its hand_end included."""
+    seats = ["Ana", "Ben"]
+    events = [*_scored_hand(0, seats, [25, 10]),
+              {"t": 10, "type": "hand_start"},
+              {"t": 11, "type": "foundation_play", "seat": "Ben", "card": "AS", "pile": "F1"},
+              {"t": 12, "type": "call", "seat": "Ben"},
+              {"t": 13, "type": "count", "seat": "Ben", "nerts": 0, "foundation": 1},
+              {"t": 14, "type": "hand_end"}]
+    report = replay(tmp_path, _log(seats, events, target_score=20))
+    assert _kinds(report) == ["after_game"] * 5
+    assert report["hands"] == [{"Ana": 25, "Ben": 10}]
+    assert report["finished"] is True and report["winners"] == ["Ana"]
