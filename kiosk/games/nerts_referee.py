@@ -274,6 +274,8 @@ class NertsReferee(Referee):
         self.infractions: list[Infraction] = []
         self._new: list[Ruling] = []
         self._estimates: list[str] = []
+        self._t_fed = 0
+        """The time of the last game event judged: a hand the log leaves open is scored then."""
         self._tops_ahead: dict[int, Card] = {}
         """Nerts tops seen while no hand is in play (the deal, before "Go"): the next hand's first tops."""
 
@@ -288,6 +290,7 @@ class NertsReferee(Referee):
 
     def _feed(self, event: TableEvent) -> list[Ruling]:
         self._new = []
+        self._t_fed = event.t_ns
         if self.hand is None and self.hands_played:
             self._settle_end()
         self._handlers[event.type](event)
@@ -1268,7 +1271,8 @@ class NertsReferee(Referee):
             # of the game or a tie for the lead (§8.1), announced with the rest.
             ends = self._end_rulings(hand.number, scores, self._corrected_rows(scores))
             for kind, text, seats in [*(x for x in extra if x[0] == "audit"), *ends]:
-                rulings.append(Ruling(self._last_t, kind, text, tuple(self.seats[s] for s in seats)))
+                # At the last game event: a later undo or note is no part of the hand.
+                rulings.append(Ruling(self._t_fed, kind, text, tuple(self.seats[s] for s in seats)))
             finished, winners, _ = game_end(totals, self.reached, self.opts.target_score, self.opts.tie_break)
             notes.extend(text for kind, text, _ in extra if kind == "estimate")
         elif hand is not None:
