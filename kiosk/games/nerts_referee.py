@@ -291,17 +291,34 @@ class NertsReferee(Referee):
     def _feed(self, event: TableEvent) -> list[Ruling]:
         self._new = []
         self._t_fed = event.t_ns
-        if self.hand is None and self.hands_played:
-            self._settle_end()
         self._handlers[event.type](event)
         return self._new
 
-    def _settle_end(self) -> None:
-        """Between hands, re-decides the end of the game (§8.1) on the scores as corrected so far: the
-        end and its winners follow the corrected scores (docs/table-log.md), so a correction logged
-        after a hand can end the game before the next Go, or undo a win and let the table play on."""
-        self.over, self.winners, self.reached, _ = _decide_end(
+    def feed(self, event: TableEvent) -> list[Ruling]:
+        rulings = super().feed(event)
+        if event.type == "score_correction":
+            rulings.extend(self._settle_end(event.t_ns))
+        return rulings
+
+    def _refold_correction(self, fix: TableEvent) -> None:
+        self._settle_end(fix.t_ns)
+
+    def _settle_end(self, t: int) -> list[Ruling]:
+        """After a score correction logged between hands, re-decides the end of the game (§8.1) on the
+        scores as corrected so far: the end and its winners follow the corrected scores
+        (docs/table-log.md), so a correction can end the game before the next Go, change its winners,
+        or undo a win and let the table play on. A new outcome is announced as a hand's end would
+        announce it (``game_end``, or ``tie_for_win``). During a hand the hand's end decides."""
+        self._new = []
+        if self.hand is not None or not self.hands_played:
+            return []
+        before = (self.over, list(self.winners), self.reached)
+        self.over, self.winners, self.reached, totals = _decide_end(
             self._corrected_rows(), self.opts.target_score, self.opts.tie_break)
+        ruling = _end_ruling(self.seats, self.over, self.winners, self.reached, totals)
+        if (self.over, self.winners, self.reached) != before and ruling is not None:
+            self._rule(t, *ruling)
+        return self._new
 
     # -- hands -----------------------------------------------------------------------------
     def _start_hand(self, deal: list[list[Card]] | None) -> _Hand:
@@ -1145,16 +1162,9 @@ class NertsReferee(Referee):
         or a tie for the lead that plays on (§8.1), decided on ``rows``, the hands so far corrected."""
         parts = ", ".join(f"{name} {_signed(x)}" for name, x in zip(self.seats, scores, strict=True))
         out: list[tuple[str, str, list[int]]] = [("hand_end", f"hand {number}: {parts}", [])]
-        over, winners, reached, totals = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
-        if over:
-            names = " and ".join(self.seats[w] for w in winners)
-            verb = "share the win" if len(winners) > 1 else "wins"
-            out.append(("game_end", f"game over: {names} {verb} with {totals[winners[0]]}", winners))
-        elif reached:
-            best = max(totals)
-            tied = [s for s, x in enumerate(totals) if x == best]
-            names = " and ".join(self.seats[s] for s in tied)
-            out.append(("tie_for_win", f"{names} tie for the lead on {best}: another hand", tied))
+        end = _end_ruling(self.seats, *_decide_end(rows, self.opts.target_score, self.opts.tie_break))
+        if end is not None:
+            out.append(end)
         return out
 
     # -- public view ------------------------------------------------------------------------
@@ -1299,6 +1309,22 @@ def _decide_end(rows: Sequence[Sequence[int]], target: int,
         if over:
             break
     return over, winners, reached, totals
+
+
+def _end_ruling(seats: Sequence[str], over: bool, winners: Sequence[int], reached: bool,
+                totals: Sequence[int]) -> tuple[str, str, list[int]] | None:
+    """The ruling that announces the end of the game, or a tie for the lead that plays on (§8.1),
+    as (kind, text, seats); None while the target is not reached."""
+    if over:
+        names = " and ".join(seats[w] for w in winners)
+        verb = "share the win" if len(winners) > 1 else "wins"
+        return "game_end", f"game over: {names} {verb} with {totals[winners[0]]}", list(winners)
+    if reached:
+        best = max(totals)
+        tied = [s for s, x in enumerate(totals) if x == best]
+        names = " and ".join(seats[s] for s in tied)
+        return "tie_for_win", f"{names} tie for the lead on {best}: another hand", tied
+    return None
 
 
 def _signed(x: int) -> str:

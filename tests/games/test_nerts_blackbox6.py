@@ -172,3 +172,32 @@ def test_a_whole_hand_logged_after_the_game_is_after_the_game(tmp_path: Path) ->
     assert _kinds(report) == ["after_game"] * 5
     assert report["hands"] == [{"Ana": 25, "Ben": 10}]
     assert report["finished"] is True and report["winners"] == ["Ana"]
+
+
+def test_a_correction_that_ends_the_game_or_changes_its_winner_is_announced(tmp_path: Path) -> None:
+    """§8.1 with docs/table-log.md (the end of the game and its winners follow the corrected scores;
+    ``game_end`` is the ruling that ends the game): a correction logged after the last hand that
+    takes Ana to 100 ends the game, announced with a game_end naming her; one that makes Ben's total
+    the highest after Ana's win announces Ben's win; one that ties them on 102 announces the tie
+    that plays on (``tie_break = play_on``)."""
+    seats = ["Ana", "Ben"]
+
+    def ends(report: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+        return [(r["kind"], r["text"], r["seats"]) for r in report["rulings"]
+                if r["kind"] in ("game_end", "tie_for_win")]
+
+    one = replay(tmp_path, _log(seats, [*_scored_hand(0, seats, [50, 40]),
+                                        {"t": 5, "type": "score_correction", "seat": "Ana", "hand": 1,
+                                         "score": 100}]))
+    assert (one["finished"], one["winners"]) == (True, ["Ana"])
+    assert ends(one) == [("game_end", "game over: Ana wins with 100", ["Ana"])]
+    two = [*_scored_hand(0, seats, [50, 40]), *_scored_hand(10, seats, [52, 40])]
+    ben = replay(tmp_path, _log(seats, [*two, {"t": 14, "type": "score_correction", "seat": "Ben",
+                                               "hand": 2, "score": 70}]))
+    assert (ben["finished"], ben["winners"]) == (True, ["Ben"])
+    assert ends(ben)[-1] == ("game_end", "game over: Ben wins with 110", ["Ben"])
+    tie = replay(tmp_path, _log(seats, [*two, {"t": 14, "type": "score_correction", "seat": "Ben",
+                                               "hand": 2, "score": 62}]))
+    assert (tie["finished"], tie["winners"]) == (False, [])
+    assert ends(tie)[-1] == ("tie_for_win", "Ana and Ben tie for the lead on 102: another hand",
+                             ["Ana", "Ben"])
