@@ -84,6 +84,8 @@ class _DealRecord:
         """Discarded by a proven breach under ``replay_deal``: to be dealt again."""
         self.stopped = False
         """Stopped early (``stop_when_penalties_exhausted``): the cards left are shown."""
+        self.played_out = 0
+        """Cards played out after an early stop: shown, not tricks of the deal."""
         self.played = [0] * N_SEATS
         """Cards each seat has played (accepted) this deal."""
         self.shown: set[int] = set()
@@ -360,6 +362,7 @@ class KierkiReferee(Referee):
         if rec.ended and rec.stopped:
             # §12 stop_when_penalties_exhausted: a table that plays the rest out shows those cards.
             rec.played[seat] += 1
+            rec.played_out += 1
             return self._shown(event, rec, seat, [card])
         if rec.ended:
             return self._after_end(event, rec, seat, card)
@@ -618,6 +621,10 @@ class KierkiReferee(Referee):
             self._flag(event, problem.kind, problem.text, None)
             return [self._rule(event, "reshow", f"show trick {problem.trick} again: "
                                f"{len(rec.auditor.history.current)} of 4 cards were seen")]
+        if rec.stopped and rec.played_out:
+            # Cards played out after an early stop score nothing and form no trick of the deal
+            # (§12 stop_when_penalties_exhausted): their sweep has no winner to check.
+            return []
         if event.seat is not None:
             taker = self.seat_index(event.seat)
             last = rec.auditor.history.last
