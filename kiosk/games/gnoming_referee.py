@@ -95,6 +95,10 @@ class _RoundTrack:
     revealed: dict[int, list[GnomeCard]] = field(default_factory=dict)
     drawn: bool = False
     """Whether the round's first draw has happened (until then a flip is an opening flip)."""
+    opened: list[int] = field(default_factory=list)
+    """Each seat's opening flips so far (§4.5: exactly two)."""
+    played: set[int] = field(default_factory=set)
+    """Seats that have finished a turn this round."""
 
 
 class GnomingReferee(Referee):
@@ -218,7 +222,7 @@ class GnomingReferee(Referee):
                              f"{self.opts.first_player} {self.seats[self._first_player(number)]} should")
         self.firsts.append(first)
         self.round = _RoundTrack(number, first, first, {"A": [a], "B": [b]}, [[None] * 9 for _ in self.seats],
-                                 deck)
+                                 deck, opened=[0] * self.k)
         self._rule(e, "round_start", f"round {number}: {self.seats[first]} starts; piles A {a}, B {b}",
                    (self.seats[first],))
 
@@ -245,6 +249,8 @@ class GnomingReferee(Referee):
         if r.stage == "flip":
             if 9 - self._face_down(r, p) >= 2:
                 self._infraction(e, "extra_flip", f"{name} turned a third card up at the start of the round")
+            elif r.grids[p][pos] is None:
+                r.opened[p] += 1
             self._see(e, r, p, pos, card)
             if all(self._face_down(r, q) <= 7 for q in range(self.k)):
                 r.stage = "draw"
@@ -261,6 +267,11 @@ class GnomingReferee(Referee):
             # §5.6: once the round is over every face-down card is turned up where it lies, so a
             # flip logged card by card at that point is the reveal itself, not a breach.
             pass
+        elif r.opened[p] < 2 and p not in r.played and r.grids[p][pos] is None:
+            # §4.5: every seat turns exactly two cards up. After a draw made before a seat had turned
+            # its two (the early_draw breach), that seat's owed opening flips, made before its own
+            # first turn is over, are what the rules require of it, not flips without a Hazard.
+            r.opened[p] += 1
         else:
             last = self._face_down(r, p) < self.opts.hazard_flip_min_facedown
             if last:
@@ -439,6 +450,7 @@ class GnomingReferee(Referee):
         self._end_turn(e, r, p)
 
     def _end_turn(self, e: TableEvent, r: _RoundTrack, p: int) -> None:
+        r.played.add(p)
         if r.finisher is None and self._face_down(r, p) == 0:
             r.finisher = p
             r.final_owed = [(p + i * self._step()) % self.k for i in range(1, self.k)]

@@ -1,0 +1,40 @@
+"""Sixth round of black-box checks of ``kiosk replay`` on Gnoming A Round table logs, written
+from ``rules/gnoming.md`` and ``docs/table-log.md`` alone, at the default options: the setup of
+a round (§4), the turn state machine (§5), scoring (§6) and the end of the game (§7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.games.gnoming_logs import replay
+
+
+def _flip(seat: str, pos: str, card: str) -> dict[str, Any]:
+    return {"type": "flip", "seat": seat, "pos": pos, "card": card}
+
+
+def test_an_opening_flip_made_after_an_early_draw_is_no_illegal_flip(tmp_path: Path) -> None:
+    """§4.5: each player turns exactly two cards of their own grid face up. Ana draws before Bob
+    has turned his second card (`early_draw`); Bob then turns it, as he must, before his own
+    first turn: that is one of his two opening flips (docs/table-log.md `flip`), not a flip
+    without a Hazard. A third card from Bob, or one after his own turn, is still a breach."""
+    start: list[dict[str, Any]] = [
+        {"type": "round_start", "round": 1, "first": "Ana", "piles": {"A": "G3", "B": "G4"}},
+        _flip("Ana", "11", "G8"), _flip("Ana", "12", "G7"), _flip("Bob", "11", "G8"),
+        {"type": "draw", "seat": "Ana", "from": "deck"}]
+    ana_discards = {"type": "discard", "seat": "Ana", "card": "G6", "pile": "A"}
+    bob_turn = [{"type": "draw", "seat": "Bob", "from": "deck"},
+                {"type": "discard", "seat": "Bob", "card": "G6", "pile": "A"}]
+    seats = ["Ana", "Bob"]
+    for late in ([_flip("Bob", "12", "G7"), ana_discards],
+                 [ana_discards, _flip("Bob", "12", "G7")],
+                 [ana_discards, {"type": "draw", "seat": "Bob", "from": "deck"}, _flip("Bob", "12", "G7")]):
+        report = replay(tmp_path, start + late, seats=seats)
+        assert [i.kind for i in report.infractions] == ["early_draw"], late
+    third = start + [_flip("Bob", "12", "G7"), _flip("Bob", "13", "G5"), ana_discards]
+    report = replay(tmp_path, third, seats=seats)
+    assert [i.kind for i in report.infractions] == ["early_draw", "illegal_flip"]
+    after_turn = start + [ana_discards] + bob_turn + [_flip("Bob", "12", "G7")]
+    report = replay(tmp_path, after_turn, seats=seats)
+    assert [i.kind for i in report.infractions] == ["early_draw", "illegal_flip"]
