@@ -99,6 +99,8 @@ class _RoundTrack:
     """Each seat's opening flips so far (§4.5: exactly two)."""
     played: set[int] = field(default_factory=set)
     """Seats that have finished a turn this round."""
+    empty_reach: bool = False
+    """The player's last draw found its pile empty, so no card was taken (§5.1)."""
 
 
 class GnomingReferee(Referee):
@@ -331,14 +333,16 @@ class GnomingReferee(Referee):
             # player still holds a card is that seat playing out of turn.
             self._infraction(e, "out_of_turn", f"{name} drew out of turn; {self.seats[r.player]} "
                              "is still holding a card")
-        elif r.stage == "place":
+        elif r.stage == "place" and not r.empty_reach:
+            # A draw from an empty pile took no card (empty_pile), so the draw that follows it is
+            # the turn's one card (§5.1), not a second card drawn (§9).
             self._infraction(e, "two_draws", f"{name} drew again before discarding")
         elif p != r.player:
             self._infraction(e, "out_of_turn",
                              f"{name} drew out of turn; it is {self.seats[r.player]}'s turn")
             r.player = p
         r.stage, r.source, r.filled, r.kept = "place", source, [], False
-        r.held, r.held_known = None, False
+        r.held, r.held_known, r.empty_reach = None, False, False
         if source == "deck":
             self._draw_from_deck(e, r, name)
             return
@@ -346,6 +350,7 @@ class GnomingReferee(Referee):
         card = self._card(e, "card") if "card" in e.data else (pile[-1] if pile else None)
         if not pile:
             self._infraction(e, "empty_pile", f"{name} drew from pile {source}, which is empty")
+            r.empty_reach = True
         elif card != pile[-1]:
             self._infraction(e, "misread", f"{name} drew {card} from pile {source}, whose top was {pile[-1]}")
         if pile:
@@ -364,6 +369,7 @@ class GnomingReferee(Referee):
                            "tops of A and B into a new draw pile")
             else:
                 self._infraction(e, "empty_pile", f"{name} drew from the draw pile, which is empty")
+                r.empty_reach = True
                 return
         r.deck -= 1
 
@@ -402,7 +408,7 @@ class GnomingReferee(Referee):
             self._see(e, r, p, pos, out)
         r.grids[p][pos] = card
         r.filled.append(pos)
-        r.kept = True
+        r.kept, r.empty_reach = True, False
         # A grid shown early (early_reveal) has changed since: it is no longer the grid to score.
         r.revealed.pop(p, None)
         r.bounce_ok = (was_down and out.value is not None and out.value > 0

@@ -38,3 +38,30 @@ def test_an_opening_flip_made_after_an_early_draw_is_no_illegal_flip(tmp_path: P
     after_turn = start + [ana_discards] + bob_turn + [_flip("Bob", "12", "G7")]
     report = replay(tmp_path, after_turn, seats=seats)
     assert [i.kind for i in report.infractions] == ["early_draw", "illegal_flip"]
+
+
+def test_a_draw_after_reaching_for_an_empty_pile_is_the_turns_one_draw(tmp_path: Path) -> None:
+    """§5.1: A may be drawn from only if it is not empty. Ana empties A (she keeps its 3, and the
+    Hazard that comes out leaves the game, §5.3, so A stays empty). Bob reaching for A takes no
+    card (`empty_pile`); his draw from the draw pile after it is his turn's one card, not a
+    second card drawn (§9 `two_draws`), and his discard must restart A (§5.3)."""
+    events: list[dict[str, Any]] = [
+        {"type": "round_start", "round": 1, "first": "Ana", "piles": {"A": "G3", "B": "G4"}},
+        _flip("Ana", "11", "G8"), _flip("Ana", "12", "G7"),
+        _flip("Bob", "11", "G8"), _flip("Bob", "12", "G7"),
+        {"type": "draw", "seat": "Ana", "from": "A", "card": "G3"},
+        {"type": "keep", "seat": "Ana", "pos": "13", "card": "G3", "out": "HAZARD"},
+        {"type": "discard", "seat": "Ana", "card": "HAZARD"},
+        {"type": "decline", "seat": "Bob"},
+        {"type": "draw", "seat": "Bob", "from": "A"},
+        {"type": "draw", "seat": "Bob", "from": "deck"},
+        {"type": "discard", "seat": "Bob", "card": "G6", "pile": "A"},
+        {"type": "draw", "seat": "Ana", "from": "A", "card": "G6"}]
+    report = replay(tmp_path, events, seats=["Ana", "Bob"])
+    assert [(i.kind, i.seat) for i in report.infractions] == [("empty_pile", "Bob")]
+    # Drawing twice after a real draw is still two cards drawn.
+    events[-4:-1] = [{"type": "draw", "seat": "Bob", "from": "B", "card": "G4"},
+                     {"type": "draw", "seat": "Bob", "from": "deck"},
+                     {"type": "discard", "seat": "Bob", "card": "G6", "pile": "A"}]
+    report = replay(tmp_path, events, seats=["Ana", "Bob"])
+    assert [(i.kind, i.seat) for i in report.infractions] == [("two_draws", "Bob")]
