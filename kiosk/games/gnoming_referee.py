@@ -247,7 +247,12 @@ class GnomingReferee(Referee):
             self._infraction(e, "round_over", f"{name} turned a card up after round {r.number} was scored")
             return
         if r.grids[p][pos] is not None:
+            # No face-down card was turned up, so this is neither an opening flip nor a Hazard flip
+            # (§4.5, §5.4): it is not also a third card, does not use up the seat's flip after a
+            # Hazard, and is no flip without one. The card read must still be the card seen there.
             self._infraction(e, "flip_face_up", f"{name} flipped {pos_name(pos)}, which was already face up")
+            self._see(e, r, p, pos, card)
+            return
         if r.stage == "flip":
             if 9 - self._face_down(r, p) >= 2:
                 self._infraction(e, "extra_flip", f"{name} turned a third card up at the start of the round")

@@ -65,3 +65,27 @@ def test_a_draw_after_reaching_for_an_empty_pile_is_the_turns_one_draw(tmp_path:
                      {"type": "discard", "seat": "Bob", "card": "G6", "pile": "A"}]
     report = replay(tmp_path, events, seats=["Ana", "Bob"])
     assert [(i.kind, i.seat) for i in report.infractions] == [("two_draws", "Bob")]
+
+
+def test_a_flip_of_a_face_up_card_is_only_flip_face_up(tmp_path: Path) -> None:
+    """docs/table-log.md `flip_face_up`: turning a card that is already face up turns no
+    face-down card up. In the opening (§4.5) it is not a third card (`extra_flip`); during play
+    it is not also a flip without a Hazard; after a Hazard (§5.4) it does not use up the seat's
+    one flip, so Bob may still turn a face-down card up."""
+    start: list[dict[str, Any]] = [
+        {"type": "round_start", "round": 1, "first": "Ana", "piles": {"A": "G3", "B": "G4"}},
+        _flip("Ana", "11", "G8"), _flip("Ana", "12", "G7"),
+        _flip("Bob", "11", "G8"), _flip("Bob", "12", "G7")]
+    seats = ["Ana", "Bob"]
+    report = replay(tmp_path, start + [_flip("Bob", "11", "G8")], seats=seats)
+    assert [(i.kind, i.seat) for i in report.infractions] == [("flip_face_up", "Bob")]
+    draw = {"type": "draw", "seat": "Ana", "from": "deck"}
+    report = replay(tmp_path, start + [draw, _flip("Bob", "12", "G7")], seats=seats)
+    assert [(i.kind, i.seat) for i in report.infractions] == [("flip_face_up", "Bob")]
+    hazard = [draw, {"type": "discard", "seat": "Ana", "card": "HAZARD"}]
+    report = replay(tmp_path, start + hazard + [_flip("Bob", "11", "G8"), _flip("Bob", "33", "G5")],
+                    seats=seats)
+    assert [(i.kind, i.seat) for i in report.infractions] == [("flip_face_up", "Bob")]
+    # The card read there must still be the card seen there.
+    report = replay(tmp_path, start + [_flip("Bob", "11", "G6")], seats=seats)
+    assert [(i.kind, i.seat) for i in report.infractions] == [("flip_face_up", "Bob"), ("misread", "Bob")]
