@@ -311,8 +311,9 @@ class GnomingReferee(Referee):
         p = self.seat_index(e.seat)
         pos = self._pos(e)
         owner = p if e.get("grid") is None else self.seat_index(e.get("grid"))
-        # Once the round is scored no card is face down any more (§5.6): lifting one hides nothing.
-        if r.grids[owner][pos] is None and r.stage != "scored":
+        # Once the round is over every face-down card is turned up where it lies (§5.6), and once it
+        # is scored none is left: looking at one then hides nothing and gains nothing.
+        if r.grids[owner][pos] is None and r.stage not in ("reveal", "scored"):
             whose = "their own" if owner == p else f"{self.seats[owner]}'s"
             self._infraction(e, "peek", f"{self.seats[p]} looked at {whose} face-down {pos_name(pos)}; "
                              "players must not look at face-down cards")

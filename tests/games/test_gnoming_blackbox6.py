@@ -89,3 +89,28 @@ def test_a_flip_of_a_face_up_card_is_only_flip_face_up(tmp_path: Path) -> None:
     # The card read there must still be the card seen there.
     report = replay(tmp_path, start + [_flip("Bob", "11", "G6")], seats=seats)
     assert [(i.kind, i.seat) for i in report.infractions] == [("flip_face_up", "Bob"), ("misread", "Bob")]
+
+
+def test_a_look_at_a_face_down_card_once_the_round_is_over_is_no_peek(tmp_path: Path) -> None:
+    """§4.2: players must not look at face-down cards (`peek`), but once the last final turn is
+    over (§5.5) every face-down card is turned up where it lies (§5.6), as once it is scored:
+    lifting one then is no breach. During play it still is."""
+    seats = ["Ana", "Bob"]
+    events: list[dict[str, Any]] = [
+        {"type": "round_start", "round": 1, "first": "Ana", "piles": {"A": "G3", "B": "G4"}},
+        _flip("Ana", "11", "G8"), _flip("Ana", "12", "G7"),
+        _flip("Bob", "11", "G8"), _flip("Bob", "12", "G7")]
+    for pos in ("13", "21", "22", "23", "31", "32", "33"):
+        events += [{"type": "draw", "seat": "Ana", "from": "deck"},
+                   {"type": "keep", "seat": "Ana", "pos": pos, "card": "G5", "out": "G-1"},
+                   {"type": "discard", "seat": "Ana", "card": "G-1", "pile": "A"},
+                   {"type": "draw", "seat": "Bob", "from": "deck"},
+                   {"type": "discard", "seat": "Bob", "card": "G6", "pile": "A"}]
+    peek = {"type": "peek", "seat": "Bob", "pos": "33"}
+    reveals = [{"type": "reveal", "seat": "Ana", "grid": ["G8", "G7"] + ["G5"] * 7},
+               {"type": "reveal", "seat": "Bob", "grid": ["G8", "G7"] + ["G4"] * 7}]
+    report = replay(tmp_path, events + [peek] + reveals, seats=seats)
+    assert report.infractions == []
+    assert report.hands == [{"Ana": 0 - 5, "Bob": 3}]     # rows 2, 3 and column 3 matched: 15 - 15, 15 - 12
+    report = replay(tmp_path, events[:-1] + [peek] + events[-1:] + reveals, seats=seats)
+    assert [(i.kind, i.seat) for i in report.infractions] == [("peek", "Bob")]
