@@ -95,6 +95,12 @@ class _RoundTrack:
     revealed: dict[int, list[GnomeCard]] = field(default_factory=dict)
     drawn: bool = False
     """Whether the round's first draw has happened (until then a flip is an opening flip)."""
+    opened: list[int] = field(default_factory=list)
+    """Each seat's opening flips so far (§4.5: exactly two)."""
+    played: set[int] = field(default_factory=set)
+    """Seats that have finished a turn this round."""
+    empty_reach: bool = False
+    """The player's last draw found its pile empty, so no card was taken (§5.1)."""
 
 
 class GnomingReferee(Referee):
@@ -218,7 +224,7 @@ class GnomingReferee(Referee):
                              f"{self.opts.first_player} {self.seats[self._first_player(number)]} should")
         self.firsts.append(first)
         self.round = _RoundTrack(number, first, first, {"A": [a], "B": [b]}, [[None] * 9 for _ in self.seats],
-                                 deck)
+                                 deck, opened=[0] * self.k)
         self._rule(e, "round_start", f"round {number}: {self.seats[first]} starts; piles A {a}, B {b}",
                    (self.seats[first],))
 
@@ -241,10 +247,17 @@ class GnomingReferee(Referee):
             self._infraction(e, "round_over", f"{name} turned a card up after round {r.number} was scored")
             return
         if r.grids[p][pos] is not None:
+            # No face-down card was turned up, so this is neither an opening flip nor a Hazard flip
+            # (§4.5, §5.4): it is not also a third card, does not use up the seat's flip after a
+            # Hazard, and is no flip without one. The card read must still be the card seen there.
             self._infraction(e, "flip_face_up", f"{name} flipped {pos_name(pos)}, which was already face up")
+            self._see(e, r, p, pos, card)
+            return
         if r.stage == "flip":
             if 9 - self._face_down(r, p) >= 2:
                 self._infraction(e, "extra_flip", f"{name} turned a third card up at the start of the round")
+            elif r.grids[p][pos] is None:
+                r.opened[p] += 1
             self._see(e, r, p, pos, card)
             if all(self._face_down(r, q) <= 7 for q in range(self.k)):
                 r.stage = "draw"
@@ -261,6 +274,11 @@ class GnomingReferee(Referee):
             # §5.6: once the round is over every face-down card is turned up where it lies, so a
             # flip logged card by card at that point is the reveal itself, not a breach.
             pass
+        elif r.opened[p] < 2 and p not in r.played and r.grids[p][pos] is None:
+            # §4.5: every seat turns exactly two cards up. After a draw made before a seat had turned
+            # its two (the early_draw breach), that seat's owed opening flips, made before its own
+            # first turn is over, are what the rules require of it, not flips without a Hazard.
+            r.opened[p] += 1
         else:
             last = self._face_down(r, p) < self.opts.hazard_flip_min_facedown
             if last:
@@ -293,8 +311,9 @@ class GnomingReferee(Referee):
         p = self.seat_index(e.seat)
         pos = self._pos(e)
         owner = p if e.get("grid") is None else self.seat_index(e.get("grid"))
-        # Once the round is scored no card is face down any more (§5.6): lifting one hides nothing.
-        if r.grids[owner][pos] is None and r.stage != "scored":
+        # Once the round is over every face-down card is turned up where it lies (§5.6), and once it
+        # is scored none is left: looking at one then hides nothing and gains nothing.
+        if r.grids[owner][pos] is None and r.stage not in ("reveal", "scored"):
             whose = "their own" if owner == p else f"{self.seats[owner]}'s"
             self._infraction(e, "peek", f"{self.seats[p]} looked at {whose} face-down {pos_name(pos)}; "
                              "players must not look at face-down cards")
@@ -320,14 +339,16 @@ class GnomingReferee(Referee):
             # player still holds a card is that seat playing out of turn.
             self._infraction(e, "out_of_turn", f"{name} drew out of turn; {self.seats[r.player]} "
                              "is still holding a card")
-        elif r.stage == "place":
+        elif r.stage == "place" and not r.empty_reach:
+            # A draw from an empty pile took no card (empty_pile), so the draw that follows it is
+            # the turn's one card (§5.1), not a second card drawn (§9).
             self._infraction(e, "two_draws", f"{name} drew again before discarding")
         elif p != r.player:
             self._infraction(e, "out_of_turn",
                              f"{name} drew out of turn; it is {self.seats[r.player]}'s turn")
             r.player = p
         r.stage, r.source, r.filled, r.kept = "place", source, [], False
-        r.held, r.held_known = None, False
+        r.held, r.held_known, r.empty_reach = None, False, False
         if source == "deck":
             self._draw_from_deck(e, r, name)
             return
@@ -335,6 +356,7 @@ class GnomingReferee(Referee):
         card = self._card(e, "card") if "card" in e.data else (pile[-1] if pile else None)
         if not pile:
             self._infraction(e, "empty_pile", f"{name} drew from pile {source}, which is empty")
+            r.empty_reach = True
         elif card != pile[-1]:
             self._infraction(e, "misread", f"{name} drew {card} from pile {source}, whose top was {pile[-1]}")
         if pile:
@@ -353,6 +375,7 @@ class GnomingReferee(Referee):
                            "tops of A and B into a new draw pile")
             else:
                 self._infraction(e, "empty_pile", f"{name} drew from the draw pile, which is empty")
+                r.empty_reach = True
                 return
         r.deck -= 1
 
@@ -391,7 +414,7 @@ class GnomingReferee(Referee):
             self._see(e, r, p, pos, out)
         r.grids[p][pos] = card
         r.filled.append(pos)
-        r.kept = True
+        r.kept, r.empty_reach = True, False
         # A grid shown early (early_reveal) has changed since: it is no longer the grid to score.
         r.revealed.pop(p, None)
         r.bounce_ok = (was_down and out.value is not None and out.value > 0
@@ -439,6 +462,7 @@ class GnomingReferee(Referee):
         self._end_turn(e, r, p)
 
     def _end_turn(self, e: TableEvent, r: _RoundTrack, p: int) -> None:
+        r.played.add(p)
         if r.finisher is None and self._face_down(r, p) == 0:
             r.finisher = p
             r.final_owed = [(p + i * self._step()) % self.k for i in range(1, self.k)]
