@@ -11,7 +11,7 @@ turns into an error naming the line.
 Generic events every referee understands (handled here, not by the games):
 
 - ``undo``: takes back the last effective event (the kiosk's "undo last
-  ruling"); the referee re-folds the remaining events.
+  ruling"), a ``score_correction`` included; the referee re-folds the remaining events.
 - ``score_correction``: ``{"seat": S, "hand": N, "score": X}`` replaces seat S's
   score for hand N (1-based) with X, and is reported as a ruling.
 - ``note``: free text, kept in the report, changes nothing.
@@ -212,6 +212,8 @@ class Referee(ABC):
         self.options = options
         self._events: list[TableEvent] = []
         self._corrections: list[TableEvent] = []
+        self._undoable: list[bool] = []
+        """One entry per effective event, in log order: True for a score correction."""
         self._notes: list[str] = []
         self._last_t = -(1 << 62)
         self._reset()
@@ -279,6 +281,7 @@ class Referee(ABC):
                 )
             self._last_t = event.t_ns
             self._corrections.append(event)
+            self._undoable.append(True)
             return [
                 Ruling(
                     event.t_ns,
@@ -289,6 +292,7 @@ class Referee(ABC):
             ]
         rulings = self._feed(event)
         self._events.append(event)
+        self._undoable.append(False)
         self._last_t = event.t_ns
         return rulings
 
@@ -299,9 +303,11 @@ class Referee(ABC):
         return out
 
     def _undo(self, event: TableEvent) -> list[Ruling]:
-        if not self._events:
+        if not self._undoable:
             return [Ruling(event.t_ns, "undo", "nothing to undo")]
-        undone = self._events.pop()
+        # The last effective event may be a score correction: undo takes that back, and the
+        # game events are re-folded on the corrections that remain.
+        undone = self._corrections.pop() if self._undoable.pop() else self._events.pop()
         remaining = self._events
         self._events = []
         last_t = self._last_t
@@ -331,9 +337,14 @@ class Referee(ABC):
             old = rep.hands[hand - 1].get(seat, 0)
             rep.hands[hand - 1][seat] = int(c.data["score"])
             rep.totals[seat] = rep.totals.get(seat, 0) - old + int(c.data["score"])
-            rep.rulings.append(
+            # In log order: after the rulings made up to the correction, before any later one.
+            at = len(rep.rulings)
+            while at > 0 and rep.rulings[at - 1].t_ns > c.t_ns:
+                at -= 1
+            rep.rulings.insert(
+                at,
                 Ruling(c.t_ns, "correction", f"score corrected: {seat}, hand {hand}: {old} -> "
-                       f"{c.data['score']}", (seat,))
+                       f"{c.data['score']}", (seat,)),
             )
         return rep
 
