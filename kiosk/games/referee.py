@@ -36,6 +36,7 @@ __all__ = [
     "Referee",
     "format_seconds",
     "NS_PER_S",
+    "sync_end_ruling",
 ]
 
 NS_PER_S = 1_000_000_000
@@ -357,3 +358,22 @@ class Referee(ABC):
 def replace_data(event: TableEvent, **changes: Any) -> TableEvent:
     """Returns a copy of ``event`` with some data fields changed."""
     return dataclasses.replace(event, data={**event.data, **changes})
+
+
+def sync_end_ruling(report: RefereeReport, kind: str, text: str, t_ns: int) -> None:
+    """Makes the report's end-of-game ruling (``kind``) agree with ``finished`` and ``winners``
+    once score corrections have decided them (docs/table-log.md: the end of the game follows the
+    corrected scores): announced with ``text`` at ``t_ns`` if a correction ended the game, its
+    text and seats brought up to date if it names other winners, dropped if the game goes on."""
+    if not report.finished:
+        report.rulings = [r for r in report.rulings if r.kind != kind]
+        return
+    seats = tuple(report.winners)
+    for i in range(len(report.rulings) - 1, -1, -1):
+        if report.rulings[i].kind == kind:
+            report.rulings[i] = dataclasses.replace(report.rulings[i], text=text, seats=seats)
+            return
+    at = len(report.rulings)
+    while at > 0 and report.rulings[at - 1].t_ns > t_ns:
+        at -= 1
+    report.rulings.insert(at, Ruling(t_ns, kind, text, seats))

@@ -161,3 +161,45 @@ def test_header_only_report_is_an_unfinished_game(
     report = replay_main(tmp_path, [header(game)], capsys)
     _check_shape(report)
     assert report["finished"] is False and report["winners"] == [] and report["hands"] == []
+
+
+def _end_kinds(report: dict[str, Any], game: str) -> list[str]:
+    return [r["kind"] for r in report["rulings"] if r["kind"] == END_RULING[game]]
+
+
+def test_a_correction_that_ends_nerts_announces_game_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``finished`` and ``winners`` follow the corrected scores, and so does the ruling that ends
+    the game: a report that says the game is over carries its ``game_end``."""
+    report = _play("nerts", [*NERTS_HAND, {"t": 4, "type": "score_correction", "seat": "Ana", "hand": 1,
+                                           "score": 100}], tmp_path, capsys)
+    assert report["finished"] and report["winners"] == ["Ana"]
+    assert _end_kinds(report, "nerts") == ["game_end"]
+    end = report["rulings"][-1]
+    assert end["kind"] == "game_end" and end["seats"] == ["Ana"] and "Ana" in end["text"]
+
+
+def test_a_correction_that_ends_smear_announces_game_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = _play("smear", [{"t": 0, "type": "deal", "seat": "N"},
+                             {"t": 1, "type": "score_correction", "seat": "E", "hand": 1, "score": 15}],
+                   tmp_path, capsys)
+    assert report["finished"] and report["winners"] == ["E", "W"]
+    assert _end_kinds(report, "smear") == ["game_over"]
+    assert report["rulings"][-1]["seats"] == ["E", "W"]
+
+
+def test_a_correction_that_undoes_the_smear_win_drops_game_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = [json.loads(x) for x in (ROOT / "examples" / "smear_example.jsonl").read_text().splitlines()
+             if x.strip() and not x.startswith("#")]
+    won = replay_main(tmp_path, lines, capsys)
+    assert won["finished"] and _end_kinds(won, "smear") == ["game_over"]
+    last = len(won["hands"])
+    fix = {"t": float(lines[-1]["t"]) + 1, "type": "score_correction", "seat": won["winners"][0],
+           "hand": last, "score": -5}
+    report = replay_main(tmp_path, [*lines, fix], capsys)
+    assert not report["finished"] and report["winners"] == [] and _end_kinds(report, "smear") == []
