@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.games.replay_logs import ROOT, replay_main
+from tests.games.replay_logs import ROOT, replay_main, write_log
 
 DOC = (ROOT / "docs" / "table-log.md").read_text(encoding="utf-8")
 
@@ -203,3 +205,13 @@ def test_a_correction_that_undoes_the_smear_win_drops_game_over(
            "hand": last, "score": -5}
     report = replay_main(tmp_path, [*lines, fix], capsys)
     assert not report["finished"] and report["winners"] == [] and _end_kinds(report, "smear") == []
+
+
+@pytest.mark.parametrize("value", [5, None, 2.5, True])
+def test_a_rummy_hands_option_that_is_not_a_list_is_a_clear_error(tmp_path: Path, value: Any) -> None:
+    """An option value of the wrong kind is an error naming it (exit status 2), not a traceback."""
+    log = write_log(tmp_path / "log.jsonl", [header("rummy_3_13", hands=value)])
+    run = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "line 1" in run.stderr and "'hands'" in run.stderr
