@@ -60,6 +60,7 @@ from kiosk.games.referee import (
     Ruling,
     TableEvent,
     format_seconds,
+    sync_end_ruling,
 )
 
 __all__ = ["NertsReferee", "RefPile", "NERTS_EVENT_TYPES", "parse_source", "parse_destination"]
@@ -1261,6 +1262,12 @@ class NertsReferee(Referee):
         over, winners, _, _ = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
         rep.finished = over
         rep.winners = [self.seats[w] for w in winners]
+        if over:
+            verb = "share the win" if len(winners) > 1 else "wins"
+            text = f"game over: {' and '.join(rep.winners)} {verb} with {rep.totals[rep.winners[0]]}"
+        else:
+            text = ""
+        sync_end_ruling(rep, "game_end", text, max(c.t_ns for c in self._corrections))
         return rep
 
     def _report(self) -> RefereeReport:

@@ -11,7 +11,7 @@ turns into an error naming the line.
 Generic events every referee understands (handled here, not by the games):
 
 - ``undo``: takes back the last effective event (the kiosk's "undo last
-  ruling"); the referee re-folds the remaining events.
+  ruling"), a ``score_correction`` included; the referee re-folds the remaining events.
 - ``score_correction``: ``{"seat": S, "hand": N, "score": X}`` replaces seat S's
   score for hand N (1-based) with X, and is reported as a ruling.
 - ``note``: free text, kept in the report, changes nothing.
@@ -36,6 +36,7 @@ __all__ = [
     "Referee",
     "format_seconds",
     "NS_PER_S",
+    "sync_end_ruling",
 ]
 
 NS_PER_S = 1_000_000_000
@@ -215,6 +216,9 @@ class Referee(ABC):
         self._correction_at: list[int] = []
         """For each score_correction, in order, how many effective game events came before it:
         an undo re-folds the game with each correction back in its place."""
+        self._correction_ruling_at: list[int] = []
+        """For each score_correction, how many of the game's own rulings came before it: its
+        ``correction`` ruling is reported there, in log order (several may share one time)."""
         self._notes: list[str] = []
         self._last_t = -(1 << 62)
         self._reset()
@@ -283,6 +287,7 @@ class Referee(ABC):
             self._last_t = event.t_ns
             self._corrections.append(event)
             self._correction_at.append(len(self._events))
+            self._correction_ruling_at.append(len(self._report().rulings))
             return [
                 Ruling(
                     event.t_ns,
@@ -312,6 +317,7 @@ class Referee(ABC):
         if self._corrections and self._correction_at[-1] >= len(self._events):
             undone = self._corrections.pop()
             self._correction_at.pop()
+            self._correction_ruling_at.pop()
         elif self._events:
             undone = self._events.pop()
             # A correction logged after the undone event now follows the events that remain.
@@ -333,6 +339,7 @@ class Referee(ABC):
             while len(self._corrections) < len(corrections) \
                     and self._correction_at[len(self._corrections)] <= i:
                 fix = corrections[len(self._corrections)]
+                self._correction_ruling_at[len(self._corrections)] = len(self._report().rulings)
                 self._corrections.append(fix)
                 self._refold_correction(fix)
             if i < len(remaining):
@@ -356,7 +363,7 @@ class Referee(ABC):
         """The current rulings, infractions and scores (with corrections applied)."""
         rep = self._report()
         rep.notes.extend(self._notes)
-        for c in self._corrections:
+        for n, (c, at) in enumerate(zip(self._corrections, self._correction_ruling_at, strict=True)):
             hand = int(c.data["hand"])
             seat = c.seat or ""
             while len(rep.hands) < hand:
@@ -364,9 +371,12 @@ class Referee(ABC):
             old = rep.hands[hand - 1].get(seat, 0)
             rep.hands[hand - 1][seat] = int(c.data["score"])
             rep.totals[seat] = rep.totals.get(seat, 0) - old + int(c.data["score"])
-            rep.rulings.append(
+            # In log order: after the game's rulings made before the correction (and the
+            # corrections before it), before any later one.
+            rep.rulings.insert(
+                min(at + n, len(rep.rulings)),
                 Ruling(c.t_ns, "correction", f"score corrected: {seat}, hand {hand}: {old} -> "
-                       f"{c.data['score']}", (seat,))
+                       f"{c.data['score']}", (seat,)),
             )
         return rep
 
@@ -379,3 +389,22 @@ class Referee(ABC):
 def replace_data(event: TableEvent, **changes: Any) -> TableEvent:
     """Returns a copy of ``event`` with some data fields changed."""
     return dataclasses.replace(event, data={**event.data, **changes})
+
+
+def sync_end_ruling(report: RefereeReport, kind: str, text: str, t_ns: int) -> None:
+    """Makes the report's end-of-game ruling (``kind``) agree with ``finished`` and ``winners``
+    once score corrections have decided them (docs/table-log.md: the end of the game follows the
+    corrected scores): announced with ``text`` at ``t_ns`` if a correction ended the game, its
+    text and seats brought up to date if it names other winners, dropped if the game goes on."""
+    if not report.finished:
+        report.rulings = [r for r in report.rulings if r.kind != kind]
+        return
+    seats = tuple(report.winners)
+    for i in range(len(report.rulings) - 1, -1, -1):
+        if report.rulings[i].kind == kind:
+            report.rulings[i] = dataclasses.replace(report.rulings[i], text=text, seats=seats)
+            return
+    at = len(report.rulings)
+    while at > 0 and report.rulings[at - 1].t_ns > t_ns:
+        at -= 1
+    report.rulings.insert(at, Ruling(t_ns, kind, text, seats))

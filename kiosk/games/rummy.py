@@ -116,6 +116,11 @@ def check_options(opts: RummyOptions) -> None:
     # §10 sets no upper limit on the decks (a very large group adds decks as it needs them).
     if opts.decks < 1:
         raise InvalidActionError(f"option 'decks' must be 1 or more, got {opts.decks}", input=str(opts.decks))
+    if not isinstance(opts.hands, (tuple, list)):
+        # A single size (``"hands": 5``) or null: the header needs a list or a range.
+        raise InvalidActionError(
+            f"option 'hands' must be a list of sizes or a range such as '3..13', got {opts.hands!r}",
+            input=repr(opts.hands))
     hands = list(opts.hands)
     if (
         not hands

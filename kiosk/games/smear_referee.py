@@ -43,7 +43,7 @@ from typing import Any
 
 from kiosk.games.cards import Card, Suit
 from kiosk.games.errors import InvalidActionError
-from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent, sync_end_ruling
 from kiosk.games.smear_referee_view import SmearTableView
 from kiosk.games.smear_rules import (
     HAND_SIZE,
@@ -653,6 +653,10 @@ class SmearReferee(Referee):
                 detail["change"] = {team_names[0]: d[0], team_names[1]: d[1]}
         rep.finished = winner is not None
         rep.winners = [] if winner is None else [self.seats[winner], self.seats[winner + 2]]
+        text = "" if winner is None else (
+            f"{team_names[winner]} win, {rep.totals[self.seats[winner]]} to "
+            f"{rep.totals[self.seats[1 - winner]]}")
+        sync_end_ruling(rep, "game_over", text, max(c.t_ns for c in self._corrections))
         return rep
 
     def _settled(self, n_hands: int) -> tuple[list[tuple[int, int]], tuple[int, int], int | None]:
