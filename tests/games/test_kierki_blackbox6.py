@@ -113,3 +113,16 @@ def test_trumps_named_again_during_play(tmp_path: Path, capsys: pytest.CaptureFi
     report = log.tricks(spec_tricks(9)).replay(tmp_path, capsys)
     assert kinds(report) == ["late_trump"]
     assert report["hands"][8] == {"N": 125, "E": 125, "S": 25, "W": 50}
+
+
+def test_another_seat_deals_during_the_last_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/table-log.md ``deal``: "the next dealer dealing closes [an unfinished deal], scored
+    from the tricks seen and flagged". Fan Tan (deal 12) has no next deal, and the match is over
+    only when its second player goes out (§10): N dealing in the middle of it deals it again,
+    out of turn (``wrong_count`` and ``wrong_dealer``), not a deal after the match; the match
+    goes on, and E (left of the seat that dealt) starts the new deal."""
+    events = fan_tan_events()
+    log = with_fan_tan(match_up_to(12).ev("deal", seat="W", deal=12), events[:10]).ev("deal", seat="N")
+    report = log.ev("play", seat="E", card="7C").replay(tmp_path, capsys)
+    assert kinds(report) == ["wrong_count", "wrong_dealer"]
+    assert not report["finished"] and len(report["hands"]) == 11
