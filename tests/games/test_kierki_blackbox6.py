@@ -126,3 +126,17 @@ def test_another_seat_deals_during_the_last_deal(tmp_path: Path, capsys: pytest.
     report = log.ev("play", seat="E", card="7C").replay(tmp_path, capsys)
     assert kinds(report) == ["wrong_count", "wrong_dealer"]
     assert not report["finished"] and len(report["hands"]) == 11
+
+
+def test_the_same_dealer_deals_the_next_deal_before_this_one_is_finished(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/table-log.md ``deal`` (its optional number is checked) and kierki.md §3: N deals
+    deal 1, the table stops after 12 tricks and N deals again, the log numbering it deal 2.
+    The number says the table moved on: deal 1 is scored from the tricks seen (``wrong_count``,
+    and its total is short, ``misread``) and deal 2 was dealt by the wrong seat
+    (``wrong_dealer``: it is E's), not a redeal of deal 1 and not a malformed log."""
+    log = Log().ev("deal", seat="N", deal=1).tricks(spec_tricks(1)[:12]).ev("deal", seat="N", deal=2)
+    report = log.replay(tmp_path, capsys)
+    assert kinds(report) == ["wrong_count", "misread", "wrong_dealer"]
+    assert report["hands"] == [{"N": -100, "E": -60, "S": -80, "W": 0}]
+    assert [d["dealer"] for d in report["extra"]["deals"]] == ["N", "N"]

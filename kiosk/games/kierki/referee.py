@@ -232,18 +232,21 @@ class KierkiReferee(Referee):
         # Only a played card makes a new deal event abandon this one (§4, §11): before the first card
         # (trumps already named or not) the same dealer dealing again is a plain misdeal, not flagged.
         abandon = rec is not None and in_play and rec.cards_played > 0
-        moves_on = rec is not None and abandon and dealer != rec.dealer and rec.cards_played > 0
+        number = event.get("deal")
+        has_next = self.deal_index + 1 < len(self.deals)
+        # A deal event that numbers the next deal moves on to it even when the same seat deals it
+        # (then out of turn, §3): the log says which deal it is, so it is not a redeal.
+        names_next = has_next and number is not None and number == self.deals[self.deal_index + 1].number
+        moves_on = rec is not None and abandon and (dealer != rec.dealer or names_next)
         # The last deal has no next deal to move on to: another seat dealing during it deals it
         # again (a breach at the table: the wrong dealer, an unfinished deal), not a deal after
         # the match, which is over only when the last deal ends (§10).
-        last_again = moves_on and self.deal_index + 1 >= len(self.deals)
-        if last_again:
+        if not has_next:
             moves_on = False
         index = self.deal_index + (1 if moves_on else 0)
         if index >= len(self.deals):
             raise InvalidActionError("'deal' event after the last deal of the match", input="deal")
         deal = self.deals[index]
-        number = event.get("deal")
         if number is not None and number != deal.number:
             raise InvalidActionError(
                 f"'deal' event says deal {number!r}, but the next deal is deal {deal.number} ({deal.title})",
@@ -251,7 +254,7 @@ class KierkiReferee(Referee):
             )
         rulings: list[Ruling] = []
         if abandon and rec is not None:
-            rulings.extend(self._abandon(event, rec, dealer, again=last_again))
+            rulings.extend(self._abandon(event, rec, moves_on=moves_on))
         # The same deal dealt again: before any card (a misdeal without a button press), or discarded.
         redeal = rec is not None and (rec.void or (in_play and not abandon))
         expected = rec.dealer if redeal and rec is not None else self.next_dealer
@@ -288,19 +291,18 @@ class KierkiReferee(Referee):
             rec.opening = opts.opening_card
         return rec
 
-    def _abandon(self, event: TableEvent, rec: _DealRecord, dealer: int, *,
-                 again: bool = False) -> list[Ruling]:
-        """A new deal while ``rec`` is unfinished: by the same dealer (or, with ``again``, by
-        another seat during the last deal) it is dealt again (discarded); by another seat the
-        table moved on, and the deal is scored from what was seen, which its fixed total then
-        shows to be incomplete."""
+    def _abandon(self, event: TableEvent, rec: _DealRecord, *, moves_on: bool) -> list[Ruling]:
+        """A new deal while ``rec`` is unfinished: unless the table ``moves_on`` to the next deal
+        (another seat deals, or the event numbers the next deal) it is dealt again (discarded);
+        otherwise the deal is scored from what was seen, which its fixed total then shows to be
+        incomplete."""
         deal = rec.deal
         if rec.auditor is not None:
             done = len(rec.auditor.history.completed)
             seen = f"after {done} of 13 tricks ({rec.cards_played} cards seen)"
         else:
             seen = f"at turn {rec.turn_number}, with {len(rec.out)} player(s) out"
-        if dealer == rec.dealer or not rec.cards_played or again:
+        if not moves_on:
             rec.void = True
             self._flag(event, "wrong_count", f"deal {deal.number} was dealt again {seen}: it is discarded",
                        None)
