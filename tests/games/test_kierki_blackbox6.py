@@ -140,3 +140,16 @@ def test_the_same_dealer_deals_the_next_deal_before_this_one_is_finished(
     assert kinds(report) == ["wrong_count", "misread", "wrong_dealer"]
     assert report["hands"] == [{"N": -100, "E": -60, "S": -80, "W": 0}]
     assert [d["dealer"] for d in report["extra"]["deals"]] == ["N", "N"]
+
+
+def test_another_seat_deals_this_deal_again_before_it_is_finished(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The other way round: N deals deal 1 and after 5 tricks E deals, the log numbering it deal 1
+    again. The number says deal 1 is dealt again (discarded, ``wrong_count``) by the wrong seat
+    (``wrong_dealer``: N deals it again, §4), not the next deal and not a malformed log; E's
+    left-hand neighbour S leads the new deal 1."""
+    log = Log().ev("deal", seat="N", deal=1).tricks(spec_tricks(1)[:5]).ev("deal", seat="E", deal=1)
+    report = log.ev("play", seat="S", card="2C").replay(tmp_path, capsys)
+    assert kinds(report) == ["wrong_count", "wrong_dealer"]
+    assert report["hands"] == [] and not report["finished"]
+    assert [d["dealer"] for d in report["extra"]["deals"]] == ["E"]

@@ -237,7 +237,9 @@ class KierkiReferee(Referee):
         # A deal event that numbers the next deal moves on to it even when the same seat deals it
         # (then out of turn, §3): the log says which deal it is, so it is not a redeal.
         names_next = has_next and number is not None and number == self.deals[self.deal_index + 1].number
-        moves_on = rec is not None and abandon and (dealer != rec.dealer or names_next)
+        # Likewise another seat dealing with this deal's number deals it again (out of turn).
+        names_this = number is not None and number == self.deals[self.deal_index].number
+        moves_on = rec is not None and abandon and ((dealer != rec.dealer and not names_this) or names_next)
         # The last deal has no next deal to move on to: another seat dealing during it deals it
         # again (a breach at the table: the wrong dealer, an unfinished deal), not a deal after
         # the match, which is over only when the last deal ends (§10).
