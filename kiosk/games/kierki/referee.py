@@ -22,7 +22,8 @@ Infraction kinds: ``out_of_turn``, ``seen_twice``, ``wrong_count``,
 ``revoke``, ``illegal_lead``, ``illegal_pass``, ``failure_to_trump``,
 ``king_of_hearts_not_played``, ``misfit`` (a Fan Tan card that does not fit),
 ``misread`` (a deal, half or match total that is not the fixed one),
-``wrong_dealer`` and ``wrong_trump_seat``.
+``wrong_dealer``, ``wrong_trump_seat``, ``early_reveal`` (cards shown before the deal ended) and
+``late_trump`` (another suit named as trumps once play began).
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ class _DealRecord:
         self.played = [0] * N_SEATS
         """Cards each seat has played (accepted) this deal."""
         self.shown: set[int] = set()
+        self.shown_cards: dict[int, list[Card]] = {}
+        """The cards each seat laid face up (``reveal``) after the deal ended."""
         self.flags: list[str] = []
         """Proven breaches left to the table (``revoke_policy = flag_only``)."""
         self.void_duties: dict[tuple[int, int], Claim] = {}
@@ -231,12 +234,23 @@ class KierkiReferee(Referee):
         # Only a played card makes a new deal event abandon this one (§4, §11): before the first card
         # (trumps already named or not) the same dealer dealing again is a plain misdeal, not flagged.
         abandon = rec is not None and in_play and rec.cards_played > 0
-        moves_on = rec is not None and abandon and dealer != rec.dealer and rec.cards_played > 0
+        number = event.get("deal")
+        has_next = self.deal_index + 1 < len(self.deals)
+        # A deal event that numbers the next deal moves on to it even when the same seat deals it
+        # (then out of turn, §3): the log says which deal it is, so it is not a redeal.
+        names_next = has_next and number is not None and number == self.deals[self.deal_index + 1].number
+        # Likewise another seat dealing with this deal's number deals it again (out of turn).
+        names_this = number is not None and number == self.deals[self.deal_index].number
+        moves_on = rec is not None and abandon and ((dealer != rec.dealer and not names_this) or names_next)
+        # The last deal has no next deal to move on to: another seat dealing during it deals it
+        # again (a breach at the table: the wrong dealer, an unfinished deal), not a deal after
+        # the match, which is over only when the last deal ends (§10).
+        if not has_next:
+            moves_on = False
         index = self.deal_index + (1 if moves_on else 0)
         if index >= len(self.deals):
             raise InvalidActionError("'deal' event after the last deal of the match", input="deal")
         deal = self.deals[index]
-        number = event.get("deal")
         if number is not None and number != deal.number:
             raise InvalidActionError(
                 f"'deal' event says deal {number!r}, but the next deal is deal {deal.number} ({deal.title})",
@@ -244,7 +258,7 @@ class KierkiReferee(Referee):
             )
         rulings: list[Ruling] = []
         if abandon and rec is not None:
-            rulings.extend(self._abandon(event, rec, dealer))
+            rulings.extend(self._abandon(event, rec, moves_on=moves_on))
         # The same deal dealt again: before any card (a misdeal without a button press), or discarded.
         redeal = rec is not None and (rec.void or (in_play and not abandon))
         expected = rec.dealer if redeal and rec is not None else self.next_dealer
@@ -281,17 +295,18 @@ class KierkiReferee(Referee):
             rec.opening = opts.opening_card
         return rec
 
-    def _abandon(self, event: TableEvent, rec: _DealRecord, dealer: int) -> list[Ruling]:
-        """A new deal while ``rec`` is unfinished: by the same dealer it is dealt again
-        (discarded); by another seat the table moved on, and the deal is scored from what
-        was seen, which its fixed total then shows to be incomplete."""
+    def _abandon(self, event: TableEvent, rec: _DealRecord, *, moves_on: bool) -> list[Ruling]:
+        """A new deal while ``rec`` is unfinished: unless the table ``moves_on`` to the next deal
+        (another seat deals, or the event numbers the next deal) it is dealt again (discarded);
+        otherwise the deal is scored from what was seen, which its fixed total then shows to be
+        incomplete."""
         deal = rec.deal
         if rec.auditor is not None:
             done = len(rec.auditor.history.completed)
             seen = f"after {done} of 13 tricks ({rec.cards_played} cards seen)"
         else:
             seen = f"at turn {rec.turn_number}, with {len(rec.out)} player(s) out"
-        if dealer == rec.dealer or not rec.cards_played:
+        if not moves_on:
             rec.void = True
             self._flag(event, "wrong_count", f"deal {deal.number} was dealt again {seen}: it is discarded",
                        None)
@@ -305,8 +320,12 @@ class KierkiReferee(Referee):
         if rec is None or not rec.void:
             rec = self._active(event)
             if rec.ended:
-                raise InvalidActionError(f"'misdeal' event after deal {rec.deal.number} ended",
-                                         input="misdeal")
+                # §4: a misdeal is found before the first card is played. Once the deal is over
+                # (scored) there is nothing to deal again: reported, and the posted scores stand.
+                self._flag(event, "wrong_count", f"misdeal declared after deal {rec.deal.number} ended: "
+                           "its scores stand (the next deal starts with a 'deal' event)", None)
+                return [self._rule(event, "ignored", f"misdeal after deal {rec.deal.number} ended: "
+                                   "nothing is dealt again", ())]
             if rec.cards_played:
                 self._flag(event, "wrong_count",
                            f"misdeal declared in deal {rec.deal.number} after {rec.cards_played} cards were "
@@ -337,13 +356,19 @@ class KierkiReferee(Referee):
                 "(\"no trumps\" is not allowed)",
                 input=repr(suit_text),
             ) from None
-        if rec.cards_played:
-            raise InvalidActionError(
-                f"'trump' event after trick play began in deal {deal.number}: "
-                "trumps are named before trick 1",
-                input="trump",
-            )
         chooser = deal.chooser(rec.dealer)
+        if rec.cards_played:
+            # §4, §7.1: trumps are named before trick 1 and hold for the whole deal. Naming them
+            # again once play began is a breach at the table, not a malformed log: the trumps
+            # stay as named, and a different suit is reported.
+            assert rec.trump is not None  # no card is accepted before the trumps are named
+            name = self._name(seat)
+            if suit is not rec.trump:
+                self._flag(event, "late_trump", f"{name} named {suit_name(suit)} as trumps after trick "
+                           f"play began in deal {deal.number}: trumps are named before trick 1 and "
+                           f"stay {suit_name(rec.trump)}", seat)
+            return [self._rule(event, "ignored", f"{name} names {suit_name(suit)} during deal "
+                               f"{deal.number}: trumps stay {suit_name(rec.trump)}", (seat,))]
         if seat != chooser:
             self._flag(event, "wrong_trump_seat",
                        f"{self._name(seat)} named trumps in deal {deal.number}, "
@@ -611,10 +636,12 @@ class KierkiReferee(Referee):
     def _on_collect(self, event: TableEvent) -> list[Ruling]:
         rec = self._active(event)
         if rec.auditor is None:
-            raise InvalidActionError(
-                f"'collect' event with no trick in play in deal {rec.deal.number} ({rec.deal.title})",
-                input="collect",
-            )
+            # No trick to sweep: Fan Tan builds a layout (§8), and a trump deal has no trick before
+            # trumps are named (§7.1). Like a collect of an empty trick, it changes nothing.
+            where = ("the Fan Tan layout is not collected" if isinstance(rec.deal, FanTanDeal)
+                     else "trumps are not named yet")
+            return [self._rule(event, "ignored", f"collect in deal {rec.deal.number} ({rec.deal.title}): "
+                               f"no trick in play, {where}", ())]
         problem = rec.auditor.collect()
         if problem is not None:
             rec.reshow = dict(rec.auditor.history.current.plays)
@@ -741,16 +768,26 @@ class KierkiReferee(Referee):
             return [self._rule(event, "reveal", f"{self._name(seat)} shows "
                                f"{' '.join(map(str, cards)) or 'nothing'} (deal discarded)", (seat,))]
         rec = self._active(event)
-        if not rec.ended:
-            raise InvalidActionError(
-                f"'reveal' event before deal {rec.deal.number} ended: remaining cards are shown at its end",
-                input="reveal",
-            )
-        if seat in rec.shown:
-            raise InvalidActionError(f"'reveal' event: {self._name(seat)} already showed their cards",
-                                     input="reveal")
-        rec.shown.add(seat)
         name = self._name(seat)
+        shown = " ".join(map(str, cards)) or "nothing"
+        if not rec.ended:
+            # §13.3: the cards left are laid face up at the end of the deal. A seat that shows its
+            # hand while the deal is still being played breaks that at the table (the log is
+            # well formed): reported, and the cards stay in the hand, to be played as seen.
+            self._flag(event, "early_reveal", f"{name} showed {shown} before deal {rec.deal.number} "
+                       "ended: the cards left are shown only at the end of the deal", seat)
+            return [self._rule(event, "refused", f"{name}: pick up {shown}; deal {rec.deal.number} "
+                               "is still being played", (seat,))]
+        if seat in rec.shown:
+            # The seat's cards were checked when first shown; showing them again proves nothing
+            # new, but a different set means one of the two showings is wrong.
+            if sorted(cards) != sorted(rec.shown_cards.get(seat, [])):
+                self._flag(event, "wrong_count", f"{name} shows {shown}, but showed "
+                           f"{' '.join(map(str, rec.shown_cards.get(seat, []))) or 'nothing'} before",
+                           seat)
+            return [self._rule(event, "reveal", f"{name} shows {shown} again (already shown)", (seat,))]
+        rec.shown.add(seat)
+        rec.shown_cards[seat] = cards
         held = 13 - rec.played[seat]
         if len(cards) != held:
             self._flag(event, "wrong_count", f"{name} shows {len(cards)} cards but should hold {held}", seat)
