@@ -217,30 +217,16 @@ def test_a_rummy_hands_option_that_is_not_a_list_is_a_clear_error(tmp_path: Path
     assert "line 1" in run.stderr and "'hands'" in run.stderr
 
 
-def _fan_tan_deal() -> list[dict[str, Any]]:
-    """Deals 1 to 11 cut short (one card each, trumps named in 8 to 11), then the Fan Tan deal."""
-    out: list[dict[str, Any]] = []
-    order = SEATS["kierki"]
-    for k in range(1, 13):
-        dealer = order[(k - 1) % 4]
-        out.append({"t": 10 * k, "type": "deal", "seat": dealer, "deal": k})
-        if 8 <= k <= 11:
-            out += [{"t": 10 * k + 1, "type": "trump", "seat": dealer, "suit": "S"},
-                    {"t": 10 * k + 2, "type": "play", "seat": dealer, "card": "2C"}]
-        elif k < 12:
-            out.append({"t": 10 * k + 1, "type": "play", "seat": order[k % 4], "card": "2C"})
-    return out
-
-
 MALFORMED = {
     "nerts t_lift after the landing": ("nerts", [
         {"t": 0, "type": "hand_start"},
         {"t": 5, "type": "foundation_play", "seat": "Ana", "card": "AS", "pile": "F1", "t_lift": 6}]),
     "nerts count with neither field": ("nerts", [
         {"t": 0, "type": "hand_start"}, {"t": 1, "type": "count", "seat": "Ben"}]),
-    "kierki collect in Fan Tan": ("kierki", [*_fan_tan_deal(), {"t": 500, "type": "collect"}]),
-    "kierki reveal before the deal ended": ("kierki", [
-        {"t": 0, "type": "deal", "seat": "N"}, {"t": 1, "type": "reveal", "seat": "E", "cards": ["KD"]}]),
+    "kierki pass outside Fan Tan": ("kierki", [
+        {"t": 0, "type": "deal", "seat": "N"}, {"t": 1, "type": "pass", "seat": "E"}]),
+    "kierki trump in a negative deal": ("kierki", [
+        {"t": 0, "type": "deal", "seat": "N"}, {"t": 1, "type": "trump", "seat": "N", "suit": "S"}]),
     "rummy hand number not the next": ("rummy_3_13", [
         {"t": 0, "type": "hand_start", "piles": {s: "5C" for s in SEATS["rummy_3_13"]}},
         {"t": 1, "type": "hand_start", "hand": 12, "piles": {s: "5C" for s in SEATS["rummy_3_13"]}}]),
