@@ -36,6 +36,7 @@ arrangement and its orphans.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,19 @@ from kiosk.games.rummy import Cadence, RummyOptions, winners
 from kiosk.games.rummy_referee_view import RummyTableView
 
 __all__ = ["RummyReferee"]
+
+
+def _missing(taken: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """The cards seen taken from a pile that ``cards`` lacks, counted as a multiset: with
+    several decks (§2) a seat may take two identical cards, and one shown covers only one."""
+    left = Counter(cards)
+    missing: list[Card] = []
+    for c in taken:
+        if left[c] > 0:
+            left[c] -= 1
+        else:
+            missing.append(c)
+    return missing
 
 
 @dataclass
@@ -425,7 +439,7 @@ class RummyReferee(Referee):
             return
         if h.claimed[p]:
             self._infraction(e, "second_claim", f"{name} called 'match' twice in one window")
-        missing = [c for c in h.taken[p] if c not in cards]
+        missing = _missing(h.taken[p], cards)
         if missing:
             self._infraction(e, "missing_card", f"{name} lays out no {format_cards(missing)}, taken from a "
                              "pile this hand (misread, or the card left the hand)")
@@ -500,7 +514,7 @@ class RummyReferee(Referee):
             return
         if len(cards) != h.size:
             self._infraction(e, "wrong_count", f"{name} shows {len(cards)} cards, but a hand has {h.size}")
-        missing = [c for c in h.taken[p] if c not in cards]
+        missing = _missing(h.taken[p], cards)
         if missing:
             self._infraction(e, "missing_card", f"{name} shows no {format_cards(missing)}, taken from a pile "
                              "this hand (misread, or the card left the hand)")
