@@ -387,6 +387,12 @@ class RummyReferee(Referee):
     def _on_hold(self, e: TableEvent) -> None:
         h = self._need_hand(e)
         p = self.seat_index(e.seat)
+        if (h.phase == "discard" and p in h.drawers and h.drew[p] and not h.held[p]
+                and not h.discarded[p]):
+            # A seat that drew this round lays its discard down late, after a "discard" called
+            # too soon (already the caller's early_call): it is not laid down before "draw".
+            h.held[p] = True
+            return
         if h.phase != "draw":
             self._infraction(e, "early_hold", f"{self.seats[p]} laid a discard down outside the draw")
             return

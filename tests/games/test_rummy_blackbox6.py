@@ -43,3 +43,22 @@ def test_two_identical_cards_seen_taken_must_both_be_shown(tmp_path: Path) -> No
     report = _replay(tmp_path, ["Ana", "Ben"], ev, {"hands": [3]})
     assert [(i["kind"], i["seat"]) for i in report["infractions"]] == [("missing_card", "Ben")]
     assert report["hands"] == [{"Ana": 0, "Ben": 25}]
+
+
+def test_a_hold_after_a_discard_called_too_soon_is_not_early(tmp_path: Path) -> None:
+    """docs/table-log.md: ``early_hold`` is a discard laid face down before "draw". The caller
+    says "discard" before Ben has laid his down (§6.1: the caller waits for every held card),
+    which is the caller's ``early_call``; Ben, who drew, then lays it down and turns it up.
+    His hold comes after "draw", so it is no ``early_hold``."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "5H", "Ben": "2C"}},
+                                {"type": "call", "call": "draw"},
+                                {"type": "draw", "seat": "Ana", "from": "pool"},
+                                {"type": "draw", "seat": "Ben", "from": "pool"},
+                                {"type": "hold", "seat": "Ana"},
+                                {"type": "call", "call": "discard"},
+                                {"type": "hold", "seat": "Ben"},
+                                {"type": "discard", "seat": "Ana", "card": "KC"},
+                                {"type": "discard", "seat": "Ben", "card": "KD"},
+                                {"type": "call", "call": "draw"}]
+    report = _replay(tmp_path, ["Ana", "Ben"], ev, {"hands": [3]})
+    assert [(i["kind"], i["seat"]) for i in report["infractions"]] == [("early_call", None)]
