@@ -350,7 +350,10 @@ class RummyReferee(Referee):
         if not isinstance(source, str):
             raise InvalidActionError(f"'draw' needs 'from': 'pool' or a seat name, got {source!r}",
                                      input=repr(source))
-        if h.phase != "draw":
+        # A seat may take this round's card after a "discard" called too soon (already the
+        # caller's early_call): the caller did say "draw", so that is not an early draw.
+        late = h.phase == "discard" and p in h.drawers and not h.drew[p] and not h.discarded[p]
+        if h.phase != "draw" and not late:
             self._infraction(e, "early_draw", f"{name} drew before the caller said 'draw'")
         elif p not in h.drawers:
             self._infraction(e, "not_in_round", f"{name} is out and may not draw in the final round")

@@ -62,3 +62,28 @@ def test_a_hold_after_a_discard_called_too_soon_is_not_early(tmp_path: Path) -> 
                                 {"type": "call", "call": "draw"}]
     report = _replay(tmp_path, ["Ana", "Ben"], ev, {"hands": [3]})
     assert [(i["kind"], i["seat"]) for i in report["infractions"]] == [("early_call", None)]
+
+
+def test_a_draw_after_a_discard_called_too_soon_is_not_early(tmp_path: Path) -> None:
+    """§6.1: every active seat takes one card after "draw". The caller says "discard" before
+    Ben has drawn (the caller's ``early_call``); Ben then takes his card, lays his discard
+    down and turns it up. The caller had said "draw", so Ben's draw is no ``early_draw``."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "5H", "Ben": "2C"}},
+                                {"type": "call", "call": "draw"},
+                                {"type": "draw", "seat": "Ana", "from": "pool"},
+                                {"type": "hold", "seat": "Ana"},
+                                {"type": "call", "call": "discard"},
+                                {"type": "draw", "seat": "Ben", "from": "Ana", "card": "5H"},
+                                {"type": "hold", "seat": "Ben"},
+                                {"type": "discard", "seat": "Ana", "card": "KC"},
+                                {"type": "discard", "seat": "Ben", "card": "KD"},
+                                {"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]},
+                                {"type": "call", "call": "draw"},
+                                {"type": "draw", "seat": "Ben", "from": "Ana", "card": "KC"},
+                                {"type": "hold", "seat": "Ben"},
+                                {"type": "call", "call": "discard"},
+                                {"type": "discard", "seat": "Ben", "card": "KC"},
+                                {"type": "show", "seat": "Ben", "cards": ["5H", "5H", "5H"]}]
+    report = _replay(tmp_path, ["Ana", "Ben"], ev, {"hands": [3]})
+    assert [(i["kind"], i["seat"]) for i in report["infractions"]] == [("early_call", None)]
+    assert report["hands"] == [{"Ana": 0, "Ben": 0}]
