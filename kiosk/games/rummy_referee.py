@@ -36,6 +36,7 @@ arrangement and its orphans.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,19 @@ from kiosk.games.rummy import Cadence, RummyOptions, winners
 from kiosk.games.rummy_referee_view import RummyTableView
 
 __all__ = ["RummyReferee"]
+
+
+def _missing(taken: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """The cards seen taken from a pile that ``cards`` lacks, counted as a multiset: with
+    several decks (§2) a seat may take two identical cards, and one shown covers only one."""
+    left = Counter(cards)
+    missing: list[Card] = []
+    for c in taken:
+        if left[c] > 0:
+            left[c] -= 1
+        else:
+            missing.append(c)
+    return missing
 
 
 @dataclass
@@ -336,7 +350,10 @@ class RummyReferee(Referee):
         if not isinstance(source, str):
             raise InvalidActionError(f"'draw' needs 'from': 'pool' or a seat name, got {source!r}",
                                      input=repr(source))
-        if h.phase != "draw":
+        # A seat may take this round's card after a "discard" called too soon (already the
+        # caller's early_call): the caller did say "draw", so that is not an early draw.
+        late = h.phase == "discard" and p in h.drawers and not h.drew[p] and not h.discarded[p]
+        if h.phase != "draw" and not late:
             self._infraction(e, "early_draw", f"{name} drew before the caller said 'draw'")
         elif p not in h.drawers:
             self._infraction(e, "not_in_round", f"{name} is out and may not draw in the final round")
@@ -373,6 +390,12 @@ class RummyReferee(Referee):
     def _on_hold(self, e: TableEvent) -> None:
         h = self._need_hand(e)
         p = self.seat_index(e.seat)
+        if (h.phase == "discard" and p in h.drawers and h.drew[p] and not h.held[p]
+                and not h.discarded[p]):
+            # A seat that drew this round lays its discard down late, after a "discard" called
+            # too soon (already the caller's early_call): it is not laid down before "draw".
+            h.held[p] = True
+            return
         if h.phase != "draw":
             self._infraction(e, "early_hold", f"{self.seats[p]} laid a discard down outside the draw")
             return
@@ -425,7 +448,7 @@ class RummyReferee(Referee):
             return
         if h.claimed[p]:
             self._infraction(e, "second_claim", f"{name} called 'match' twice in one window")
-        missing = [c for c in h.taken[p] if c not in cards]
+        missing = _missing(h.taken[p], cards)
         if missing:
             self._infraction(e, "missing_card", f"{name} lays out no {format_cards(missing)}, taken from a "
                              "pile this hand (misread, or the card left the hand)")
@@ -500,7 +523,7 @@ class RummyReferee(Referee):
             return
         if len(cards) != h.size:
             self._infraction(e, "wrong_count", f"{name} shows {len(cards)} cards, but a hand has {h.size}")
-        missing = [c for c in h.taken[p] if c not in cards]
+        missing = _missing(h.taken[p], cards)
         if missing:
             self._infraction(e, "missing_card", f"{name} shows no {format_cards(missing)}, taken from a pile "
                              "this hand (misread, or the card left the hand)")
