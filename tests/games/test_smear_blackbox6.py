@@ -46,3 +46,36 @@ def test_7_1_every_announcement_that_differs_from_the_first_lead_is_reported(tmp
     mismatches = _infractions(rep, "trump_mismatch")
     assert len(mismatches) == 1 and "hearts" in mismatches[0]["text"], rep["infractions"]
     assert rep["hands"] == [{"N": 2, "E": 1, "S": 2, "W": 1}]
+
+
+# Breaches of play that happen at a real table: each is refereed as the infraction the docs
+# list for it, and the replay goes on (exit status 0), whatever comes after it.
+_FULL_13_4 = [*AUCTION_13_4, *PLAY_13_4]
+_BREACHES: dict[str, tuple[list[dict[str, Any]], str]] = {
+    "a bid after the auction": (
+        [*AUCTION_13_4, {"type": "bid", "seat": "E", "bid": 3}, *PLAY_13_4], "illegal_bid"),
+    "a play before the auction ended": (
+        [*AUCTION_13_4[:2], {"type": "play", "seat": "N", "card": "7S"}, *AUCTION_13_4[2:], *PLAY_13_4],
+        "out_of_turn"),
+    "a fifth card in a trick": (
+        [*AUCTION_13_4, *PLAY_13_4[:4], {"type": "play", "seat": "N", "card": "AD"}, *PLAY_13_4[4:]],
+        "out_of_turn"),
+    "a collect of an incomplete trick": (
+        [*AUCTION_13_4, *PLAY_13_4[:2], {"type": "collect"}, *PLAY_13_4[2:]], "wrong_count"),
+    "the same card played twice": (
+        [*AUCTION_13_4, *PLAY_13_4[:23], {"type": "play", "seat": "W", "card": "QS"}], "seen_twice"),
+    "a misdeal in the middle of the play": (
+        [*AUCTION_13_4, *PLAY_13_4[:6], {"type": "misdeal", "seat": "W"}, *PLAY_13_4[6:]], "illegal_misdeal"),
+    "a card after the sixth trick": (
+        [*_FULL_13_4, {"type": "play", "seat": "E", "card": "AH"}], "wrong_count"),
+    "a deal in the middle of a hand": (
+        [*AUCTION_13_4, *PLAY_13_4[:9], {"type": "deal", "seat": "W"}], "incomplete_hand"),
+    "discards shown in a game without a blind": (
+        [*_FULL_13_4, {"type": "discard", "seat": "N", "cards": ["9S", "8S"]}], "illegal_discard"),
+}
+
+
+def test_10_breaches_of_play_are_infractions_and_the_replay_goes_on(tmp_path: Path) -> None:
+    for name, (events, kind) in _BREACHES.items():
+        rep = _replay(tmp_path, {}, events)
+        assert _infractions(rep, kind), (name, rep["infractions"])
