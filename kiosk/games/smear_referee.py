@@ -102,6 +102,9 @@ class _Hand:
     seen: dict[Card, str] = field(default_factory=dict)
     """Where each card was first seen: ``"trick 3"``, ``"the discards"``, ``"the blind"``."""
     announced: Suit | None = None
+    """The last trump announced (shown as trump until the first lead names it)."""
+    unchecked: list[Suit] = field(default_factory=list)
+    """Every trump announced before the first lead: each must match that card's suit (§7.1)."""
     discards: tuple[Card, ...] | None = None
     unseen: tuple[Card, ...] | None = None
     revoke_seat: int | None = None
@@ -326,6 +329,10 @@ class SmearReferee(Referee):
         if hand.trump is not None and hand.trump is not suit:
             self._flag(event, "trump_mismatch", f"trump announced as {suit_name(suit)}, but the first card "
                        f"led was a {suit_name(hand.trump)[:-1]}: trump is {suit_name(hand.trump)}")
+        elif hand.trump is None:
+            # A later announcement must not hide an earlier one that differs: each is
+            # judged against the first card led (§7.1).
+            hand.unchecked.append(suit)
         hand.announced = suit
         return []
 
@@ -360,9 +367,10 @@ class SmearReferee(Referee):
         if tricks.trump is None:
             tricks.trump = card.suit  # the first card led names trump (§7.1)
             assert card.suit is not None
-            if hand.announced is not None and hand.announced is not card.suit:
-                self._flag(event, "trump_mismatch", f"trump announced as {suit_name(hand.announced)}, but "
-                           f"{self.seats[seat]} led {card}: trump is {suit_name(card.suit)}", seat)
+            for announced in hand.unchecked:
+                if announced is not card.suit:
+                    self._flag(event, "trump_mismatch", f"trump announced as {suit_name(announced)}, but "
+                               f"{self.seats[seat]} led {card}: trump is {suit_name(card.suit)}", seat)
             rulings.append(self._rule(event, "trump", f"trump is {suit_name(card.suit)}", [seat]))
         self._see(event, hand, card, f"trick {number}", seat)
         for proof in hand.claims.observe(seat, card, number):
