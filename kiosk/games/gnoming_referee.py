@@ -443,6 +443,12 @@ class GnomingReferee(Referee):
             if pile is not None:
                 self._infraction(e, "hazard_on_pile",
                                  f"{name} put a Hazard on pile {pile}; it leaves the game")
+        elif card.is_hazard and pile is None:
+            # §5.3 under to_pile: the Hazard belongs on a discard pile. Setting it aside is the
+            # player's breach, not a malformed log (only a non-Hazard discard needs a pile); it
+            # still triggers the flips below, and no pile changes.
+            self._infraction(e, "hazard_off_pile", f"{name} set a Hazard aside; under hazard_on_discard = "
+                             "to_pile it goes on pile A or B")
         else:
             if pile not in ("A", "B"):
                 raise InvalidActionError(f"'discard' of {card} needs 'pile': 'A' or 'B'", input=repr(pile))
