@@ -464,7 +464,9 @@ class GnomingReferee(Referee):
             r.hazard_window = [q for q in range(self.k) if q != p and self._face_down(r, q) >= need]
             r.hazard_by = p
             names = ", ".join(self.seats[q] for q in r.hazard_window) or "nobody"
-            self._rule(e, "hazard", f"{name} discarded a Hazard: {names} may turn one face-down card up")
+            # The ruling concerns the seats that may flip (docs/table-log.md: who may flip).
+            self._rule(e, "hazard", f"{name} discarded a Hazard: {names} may turn one face-down card up",
+                       tuple(self.seats[q] for q in r.hazard_window))
         self._end_turn(e, r, p)
 
     def _end_turn(self, e: TableEvent, r: _RoundTrack, p: int) -> None:

@@ -35,3 +35,15 @@ def test_a_hazard_kept_off_the_piles_under_to_pile_is_a_breach_not_a_malformed_l
     assert [i.kind for i in report.infractions] == ["hazard_off_pile"]
     assert [r.kind for r in report.rulings] == ["round_start", "hazard"]
     assert "Bob, Cy" in report.rulings[1].text
+
+
+def test_the_hazard_ruling_names_the_seats_that_may_flip(tmp_path: Path) -> None:
+    """docs/table-log.md: a ruling's `seats` are the seats it concerns, and the `hazard` ruling is
+    "a Hazard discarded: who may flip" (§5.4: every other player with at least
+    `hazard_flip_min_facedown` face-down cards). Under a minimum of 8 only seats that have turned
+    no more than one card up qualify, so after Bob's opening flips of two cards nobody may flip."""
+    events = opening(SEATS) + [_draw("Ana"), _discard("Ana", "HAZARD")]
+    report = replay(tmp_path, events)
+    assert report.rulings[-1].kind == "hazard" and report.rulings[-1].seats == ("Bob", "Cy")
+    report = replay(tmp_path, events, options={"hazard_flip_min_facedown": 8})
+    assert report.rulings[-1].kind == "hazard" and report.rulings[-1].seats == ()
