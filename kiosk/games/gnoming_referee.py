@@ -443,6 +443,12 @@ class GnomingReferee(Referee):
             if pile is not None:
                 self._infraction(e, "hazard_on_pile",
                                  f"{name} put a Hazard on pile {pile}; it leaves the game")
+        elif card.is_hazard and pile is None:
+            # §5.3 under to_pile: the Hazard belongs on a discard pile. Setting it aside is the
+            # player's breach, not a malformed log (only a non-Hazard discard needs a pile); it
+            # still triggers the flips below, and no pile changes.
+            self._infraction(e, "hazard_off_pile", f"{name} set a Hazard aside; under hazard_on_discard = "
+                             "to_pile it goes on pile A or B")
         else:
             if pile not in ("A", "B"):
                 raise InvalidActionError(f"'discard' of {card} needs 'pile': 'A' or 'B'", input=repr(pile))
@@ -458,7 +464,9 @@ class GnomingReferee(Referee):
             r.hazard_window = [q for q in range(self.k) if q != p and self._face_down(r, q) >= need]
             r.hazard_by = p
             names = ", ".join(self.seats[q] for q in r.hazard_window) or "nobody"
-            self._rule(e, "hazard", f"{name} discarded a Hazard: {names} may turn one face-down card up")
+            # The ruling concerns the seats that may flip (docs/table-log.md: who may flip).
+            self._rule(e, "hazard", f"{name} discarded a Hazard: {names} may turn one face-down card up",
+                       tuple(self.seats[q] for q in r.hazard_window))
         self._end_turn(e, r, p)
 
     def _end_turn(self, e: TableEvent, r: _RoundTrack, p: int) -> None:

@@ -721,8 +721,10 @@ def test_referee_hazard_on_pile_and_the_to_pile_variant() -> None:
     log("flip", "Bob", pos="33", card="G8")
     log("draw", "Bob", from_="A", card="HAZARD")               # a Hazard on a pile can be drawn
     assert log.kinds() == []
-    with pytest.raises(InvalidActionError, match="needs 'pile'"):
-        log("discard", "Bob", card="HAZARD")
+    # docs/table-log.md: only a non-Hazard discard without a pile is malformed; a Hazard set
+    # aside under to_pile is the player's breach.
+    assert log("discard", "Bob", card="HAZARD") == ["hazard"]
+    assert log.kinds() == ["hazard_off_pile"]
 
 
 @pytest.mark.parametrize(("minimum", "kinds"), [(7, []), (8, ["illegal_flip"])])
