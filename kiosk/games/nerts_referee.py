@@ -231,6 +231,9 @@ class _Hand:
     """The last landing of each (seat, actor), time and err: a lift before it means two cards in flight."""
     actors: dict[int, set[str]] = field(default_factory=dict)
     """The partners named in ``actor`` fields, per seat."""
+    spans: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
+    """Each seat's last few moves: (lift plus its err, or the landing when the lift is unknown; landing;
+    landing err). In a partnership three of them in flight at once break the one-hand rule (§10)."""
     refused: dict[Card, tuple[str, str | None]] = field(default_factory=dict)
     """Cards sent back from a foundation (lost race, illegal play): the pile and their source (§6.1)."""
     auto_recycled: set[int] = field(default_factory=set)
@@ -645,9 +648,27 @@ class NertsReferee(Referee):
                 and t_lift + lift_err < last[0] - last[1] and (actor is not None or len(acts) < 2)):
             self._breach(e, "one_hand", f"{actor or name} had two cards in flight at once (one hand only)",
                          seat)
+        elif self.opts.one_hand_rule and t_lift is not None and len(acts) >= 2 and \
+                self._third_in_flight(hand.spans.get(seat, []), t_lift + lift_err):
+            # A partnership has two hands, one per partner (§5 rule 1, §10): a card lifted while two of
+            # the seat's cards were still in the air, whoever the partners were, is a third.
+            self._breach(e, "one_hand", f"{name} had three cards in flight at once: two partners, one "
+                         f"card each (one hand only)", seat)
         # Every landing ends a flight, timed or not: a later card lifted before it overlapped it.
         hand.flights[key] = (e.t_ns, e.err_ns)
+        spans = hand.spans.setdefault(seat, [])
+        spans.append((t_lift + lift_err if t_lift is not None else e.t_ns, e.t_ns, e.err_ns))
+        # Moves land in order, so those still in the air at a lift are the latest few.
+        del spans[:-4]
         return True
+
+    @staticmethod
+    def _third_in_flight(spans: Sequence[tuple[int, int, int]], lift: int) -> bool:
+        """Whether two earlier moves of a seat were both in the air at once at some moment while a move
+        lifted at ``lift`` (its latest possible time) was: each landed after the lift, and the later of
+        the two was lifted before the earlier landed, whatever the uncertainties (§5 rule 1)."""
+        airborne = [s for s in spans if lift < s[1] - s[2]]
+        return any(b[0] < a[1] - a[2] for i, a in enumerate(airborne) for b in airborne[i + 1:])
 
     def _stand(self, e: TableEvent, hand: _Hand, pile: RefPile, seat: int, card: Card, face: Card,
                src: str | None, *, new_level: bool) -> None:

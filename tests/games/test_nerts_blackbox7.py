@@ -1,0 +1,42 @@
+"""Black-box Nerts tests, round 7: jokers (§9), partnerships (§10) and camera-level logs (§12), with
+table logs written from ``rules/nerts.md`` and ``docs/table-log.md`` alone and refereed through
+``kiosk replay --json`` as an outsider would run it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.games.replay_logs import replay
+
+
+def _log(seats: list[str], events: list[dict[str, Any]], **options: Any) -> list[dict[str, Any]]:
+    return [{"table_log": 1, "game": "nerts", "seats": seats, "options": options}, *events]
+
+
+def _play(t: float, seat: str, card: str, pile: str, **more: Any) -> dict[str, Any]:
+    return {"t": t, "type": "foundation_play", "seat": seat, "card": card, "pile": pile, **more}
+
+
+def _kinds(report: dict[str, Any], key: str = "infractions") -> list[str]:
+    return [x["kind"] for x in report[key]]
+
+
+def test_a_partnership_with_three_cards_in_flight_breaks_the_one_hand_rule(tmp_path: Path) -> None:
+    """§5 rule 1 and §10: a partnership may have two moves in flight, one per partner, never three.
+    T1's partners Ana and Ben each have a card in the air when a third card of T1's, unattributed,
+    is lifted (1.2 s) before either has landed (2.0 s, 2.1 s): one partner has two cards in flight."""
+    seats = ["T1", "T2", "T3"]
+    events = [{"t": 0, "type": "hand_start"},
+              _play(2.0, "T1", "AS", "F1", t_lift=1.0, actor="Ana"),
+              _play(2.1, "T1", "AH", "F2", t_lift=1.1, actor="Ben"),
+              _play(2.2, "T1", "AD", "F3", t_lift=1.2),
+              # Lifted after Ana's and Ben's cards landed: two in flight again at most, no breach.
+              _play(4.0, "T1", "AC", "F4", t_lift=3.0),
+              _play(4.1, "T1", "2C", "F4", t_lift=3.1)]
+    report = replay(tmp_path, _log(seats, events))
+    assert _kinds(report) == ["one_hand"]
+    assert report["infractions"][0]["t"] == "2.2"
+    assert report["infractions"][0]["seat"] == "T1"
+    # Under one_hand_rule = false nothing is ruled.
+    assert _kinds(replay(tmp_path, _log(seats, events, one_hand_rule=False))) == []
