@@ -1374,6 +1374,10 @@ def _returns(hand: _Hand, card: Card, pid: str, back_to: str | None) -> bool:
 def _left_nerts(hand: _Hand, seat: int, card: Card) -> None:
     """Counts a card leaving a seat's Nerts pile in an untracked hand (§12: 13 minus those played), once:
     a refused card goes back and may leave again. A seat's two jokers look alike: each one counts."""
+    if hand.nerts_top[seat] == card:
+        # The top seen there has now left: the next top the camera sees does not count it again. A
+        # plain card is also kept in ``nerts_gone``; a joker is not, as its twin may lie beneath it.
+        hand.nerts_top[seat] = None
     if card.is_joker:
         hand.nerts_out[seat] += 1
     elif card not in hand.nerts_gone[seat]:

@@ -40,3 +40,20 @@ def test_a_partnership_with_three_cards_in_flight_breaks_the_one_hand_rule(tmp_p
     assert report["infractions"][0]["seat"] == "T1"
     # Under one_hand_rule = false nothing is ruled.
     assert _kinds(replay(tmp_path, _log(seats, events, one_hand_rule=False))) == []
+
+
+def test_a_joker_seen_leaving_the_nerts_pile_counts_once_when_the_next_top_turns_up(tmp_path: Path) -> None:
+    """§12 (count Nerts cards as they leave: 13 minus the number played) with §9 (a joker in the Nerts
+    pile is -2, like any card): Ben's Nerts top is a joker; he plays it from the Nerts pile, declared
+    A♥, and the camera then sees 5♣ on top. One card has left, as for a plain card: N = 12, and Ben
+    scores 1 - 24 = -23."""
+    seats = ["Ana", "Ben"]
+    for card, extra in (("JOKER", {"as": "AH"}), ("AH", {})):
+        events = [{"t": 0, "type": "nerts_top", "seat": "Ben", "card": card},
+                  {"t": 0.5, "type": "hand_start"},
+                  _play(1, "Ben", card, "F1", **{"from": "nerts"}, **extra),
+                  {"t": 1.1, "type": "nerts_top", "seat": "Ben", "card": "5C"},
+                  {"t": 2, "type": "call", "seat": "Ana"}]
+        report = replay(tmp_path, _log(seats, events, jokers=2))
+        assert report["extra"]["hands"][0]["nerts"] == {"Ana": 0, "Ben": 12}, card
+        assert report["hands"] == [{"Ana": 0, "Ben": -23}], card
