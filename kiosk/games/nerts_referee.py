@@ -501,6 +501,9 @@ class NertsReferee(Referee):
             return
         face = self._joker_face(e, hand, card, declared, pid, src, seat)
         if face is None:
+            # Refused (undeclared, or not what its work pile makes it): it goes back to its source
+            # like any refused card (§6.1), and that return is no card taken off a foundation.
+            hand.refused[card] = (pid, src)
             return
         pile = hand.piles.get(pid)
         if pile is None:

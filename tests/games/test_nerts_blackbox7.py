@@ -57,3 +57,21 @@ def test_a_joker_seen_leaving_the_nerts_pile_counts_once_when_the_next_top_turns
         report = replay(tmp_path, _log(seats, events, jokers=2))
         assert report["extra"]["hands"][0]["nerts"] == {"Ana": 0, "Ben": 12}, card
         assert report["hands"] == [{"Ana": 0, "Ben": -23}], card
+
+
+def test_a_joker_refused_for_want_of_a_declaration_may_go_back_to_its_source(tmp_path: Path) -> None:
+    """§9 (a joker played to a foundation must be declared) with §6.1 (a refused card goes back to
+    where it came from): Ana's joker starts F1 with its suit open; Ben's joker from his waste lands on
+    it undeclared, so no single card fits and the kiosk refuses it (`undeclared_joker`). Ben puts it
+    back on his waste, which is the return the ruling asks for, not a card taken off a foundation; he
+    then plays it again declared as 2♦, which stands (F = 1 each)."""
+    seats = ["Ana", "Ben"]
+    events = [{"t": 0, "type": "hand_start"},
+              _play(1, "Ana", "JOKER", "F1"),
+              _play(2, "Ben", "JOKER", "F1", **{"from": "waste"}),
+              {"t": 3, "type": "move", "seat": "Ben", "card": "JOKER", "from": "F1", "to": "waste"},
+              _play(4, "Ben", "JOKER", "F1", **{"from": "waste", "as": "2D"}),
+              {"t": 5, "type": "call", "seat": "Ana", "nerts_left": 0}]
+    report = replay(tmp_path, _log(seats, events, jokers=2))
+    assert _kinds(report) == ["undeclared_joker"]
+    assert report["extra"]["hands"][0]["foundation"] == {"Ana": 1, "Ben": 1}
