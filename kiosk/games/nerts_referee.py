@@ -675,10 +675,7 @@ class NertsReferee(Referee):
 
     def _stand(self, e: TableEvent, hand: _Hand, pile: RefPile, seat: int, card: Card, face: Card,
                src: str | None, *, new_level: bool) -> None:
-        if pile.suit is None and face.suit is not None:
-            # An open joker Ace learns its suit from the next card (§12).
-            pile.suit = face.suit
-            pile.faces = [Card(Rank(i + 1), face.suit) if f.is_joker else f for i, f in enumerate(pile.faces)]
+        _learn_suit(pile, face)
         pile.cards.append(card)
         pile.faces.append(face)
         if new_level:
@@ -1096,6 +1093,8 @@ class NertsReferee(Referee):
             hand.order.append(pile)
         elif not foundation_accepts(pile, card):
             return f"on {pid}: {self._why_not(pile, card)}"
+        # Seen or not, the card shows an open joker Ace's suit as a play would (§12).
+        _learn_suit(pile, card)
         pile.cards.append(card.in_deck(self.n))
         pile.faces.append(card)
         pile.level += 1
@@ -1364,6 +1363,14 @@ def _signed(x: int) -> str:
 
 _OPEN_ACE = Card.joker()
 """The face of an undeclared joker that starts a pile: an Ace whose suit is still open (§12)."""
+
+
+def _learn_suit(pile: RefPile, face: Card) -> None:
+    """An open joker Ace (a pile started by an undeclared joker) learns its suit from the next card
+    placed on it, and its jokers become the cards of that suit (§12)."""
+    if pile.suit is None and face.suit is not None:
+        pile.suit = face.suit
+        pile.faces = [Card(Rank(i + 1), face.suit) if f.is_joker else f for i, f in enumerate(pile.faces)]
 
 
 def _returns(hand: _Hand, card: Card, pid: str, back_to: str | None) -> bool:

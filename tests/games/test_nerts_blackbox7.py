@@ -75,3 +75,23 @@ def test_a_joker_refused_for_want_of_a_declaration_may_go_back_to_its_source(tmp
     report = replay(tmp_path, _log(seats, events, jokers=2))
     assert _kinds(report) == ["undeclared_joker"]
     assert report["extra"]["hands"][0]["foundation"] == {"Ana": 1, "Ben": 1}
+
+
+def test_an_unseen_card_on_an_open_joker_ace_shows_the_pile_suit(tmp_path: Path) -> None:
+    """§12: a joker that starts a foundation leaves its suit open until the next card placed on it
+    shows the suit. Ana's undeclared joker starts F1; the camera did not see the 2♣ land on it, but
+    the pile proves it (`unseen_play`). The pile is now clubs, so Ben's 3♥ on it is the wrong suit
+    and goes back, and his 3♣ then builds on the 2♣. The same holds when the 2♣ is a card seen twice
+    (`seen_twice`: it lies on the pile all the same, docs/table-log.md)."""
+    seats = ["Ana", "Ben"]
+    unseen = [_play(1, "Ana", "JOKER", "F1"), {"t": 2, "type": "unseen_play", "card": "2C", "pile": "F1"}]
+    twice = [_play(0.5, "Ben", "AC", "F0"), _play(0.7, "Ben", "2C", "F0"), _play(1, "Ana", "JOKER", "F1"),
+             _play(2, "Ben", "2C", "F1")]
+    for second, kinds in ((unseen, ["illegal_play"]), (twice, ["seen_twice", "illegal_play"])):
+        events = [{"t": 0, "type": "hand_start"}, *second,
+                  _play(3, "Ben", "3H", "F1"), _play(4, "Ben", "3C", "F1"),
+                  {"t": 7, "type": "call", "seat": "Ana", "nerts_left": 0}]
+        report = replay(tmp_path, _log(seats, events, jokers=2))
+        assert _kinds(report) == kinds
+        assert report["infractions"][-1]["t"] == "3"
+        assert "wrong suit" in report["infractions"][-1]["text"]
