@@ -473,7 +473,7 @@ class NertsReferee(Referee):
         if off_pile is not None:
             self._from_foundation(e, hand, seat, card, off_pile, pid)
             return
-        hand.refused.pop(card, None)
+        _clear_refusal(hand, card, src)
         # Where did it come from? Tracked: it must be available there.
         if hand.tracked:
             lay = hand.layouts[seat]
@@ -790,7 +790,7 @@ class NertsReferee(Referee):
             self._breach(e, "illegal_move", f"{name} put {card.display()} on the {_PLACE[backward]}: no card "
                          f"goes back to the Nerts pile, the stock or the waste. {name}, take it back", seat)
             return
-        hand.refused.pop(card, None)
+        _clear_refusal(hand, card, src)
         if not hand.tracked:
             # Without the layouts only what the event itself shows can be judged.
             blind = ""
@@ -1371,6 +1371,19 @@ def _learn_suit(pile: RefPile, face: Card) -> None:
     if pile.suit is None and face.suit is not None:
         pile.suit = face.suit
         pile.faces = [Card(Rank(i + 1), face.suit) if f.is_joker else f for i, f in enumerate(pile.faces)]
+
+
+def _clear_refusal(hand: _Hand, card: Card, src: str | None) -> None:
+    """A refused card played or moved again from the layout has gone back first (or was redirected
+    with its return unseen): its refusal ends. A deck's two jokers look alike, so the twin of a
+    refused joker, played from another source, leaves that joker's refusal, and its return, standing
+    (§6.1, §9)."""
+    refused = hand.refused.get(card)
+    if refused is None:
+        return
+    if card.is_joker and src is not None and refused[1] is not None and refused[1] != src:
+        return
+    del hand.refused[card]
 
 
 def _returns(hand: _Hand, card: Card, pid: str, back_to: str | None) -> bool:

@@ -95,3 +95,21 @@ def test_an_unseen_card_on_an_open_joker_ace_shows_the_pile_suit(tmp_path: Path)
         assert _kinds(report) == kinds
         assert report["infractions"][-1]["t"] == "3"
         assert "wrong suit" in report["infractions"][-1]["text"]
+
+
+def test_a_refused_joker_may_go_back_after_its_twin_is_played_elsewhere(tmp_path: Path) -> None:
+    """§6.1 (the losing card goes back to its source) with §9 (each deck has two jokers): Ana's joker
+    from her waste, declared 2♥, loses the race on F1 to Ben's 2♥. Before taking it back she plays
+    her other joker from her Nerts pile to start F2 as A♠. Putting the refused joker back on her waste
+    is still its return, not a card taken off a foundation."""
+    seats = ["Ana", "Ben"]
+    events = [{"t": 0, "type": "hand_start"},
+              _play(1, "Ben", "AH", "F1"), _play(1.5, "Ben", "2H", "F1"),
+              _play(1.6, "Ana", "JOKER", "F1", **{"from": "waste", "as": "2H"}),
+              _play(2, "Ana", "JOKER", "F2", **{"from": "nerts", "as": "AS"}),
+              {"t": 3, "type": "move", "seat": "Ana", "card": "JOKER", "from": "F1", "to": "waste"},
+              {"t": 7, "type": "call", "seat": "Ben", "nerts_left": 0}]
+    report = replay(tmp_path, _log(seats, events, jokers=2))
+    assert _kinds(report, "rulings") == ["hand_start", "race", "call", "hand_end"]
+    assert _kinds(report) == []
+    assert report["extra"]["hands"][0]["foundation"] == {"Ana": 1, "Ben": 2}
