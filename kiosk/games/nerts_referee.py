@@ -231,6 +231,9 @@ class _Hand:
     """The last landing of each (seat, actor), time and err: a lift before it means two cards in flight."""
     actors: dict[int, set[str]] = field(default_factory=dict)
     """The partners named in ``actor`` fields, per seat."""
+    spans: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
+    """Each seat's last few moves: (lift plus its err, or the landing when the lift is unknown; landing;
+    landing err). In a partnership three of them in flight at once break the one-hand rule (§10)."""
     refused: dict[Card, tuple[str, str | None]] = field(default_factory=dict)
     """Cards sent back from a foundation (lost race, illegal play): the pile and their source (§6.1)."""
     auto_recycled: set[int] = field(default_factory=set)
@@ -470,7 +473,7 @@ class NertsReferee(Referee):
         if off_pile is not None:
             self._from_foundation(e, hand, seat, card, off_pile, pid)
             return
-        hand.refused.pop(card, None)
+        _clear_refusal(hand, card, src)
         # Where did it come from? Tracked: it must be available there.
         if hand.tracked:
             lay = hand.layouts[seat]
@@ -498,6 +501,9 @@ class NertsReferee(Referee):
             return
         face = self._joker_face(e, hand, card, declared, pid, src, seat)
         if face is None:
+            # Refused (undeclared, or not what its work pile makes it): it goes back to its source
+            # like any refused card (§6.1), and that return is no card taken off a foundation.
+            hand.refused[card] = (pid, src)
             return
         pile = hand.piles.get(pid)
         if pile is None:
@@ -645,16 +651,31 @@ class NertsReferee(Referee):
                 and t_lift + lift_err < last[0] - last[1] and (actor is not None or len(acts) < 2)):
             self._breach(e, "one_hand", f"{actor or name} had two cards in flight at once (one hand only)",
                          seat)
+        elif self.opts.one_hand_rule and t_lift is not None and len(acts) >= 2 and \
+                self._third_in_flight(hand.spans.get(seat, []), t_lift + lift_err):
+            # A partnership has two hands, one per partner (§5 rule 1, §10): a card lifted while two of
+            # the seat's cards were still in the air, whoever the partners were, is a third.
+            self._breach(e, "one_hand", f"{name} had three cards in flight at once: two partners, one "
+                         f"card each (one hand only)", seat)
         # Every landing ends a flight, timed or not: a later card lifted before it overlapped it.
         hand.flights[key] = (e.t_ns, e.err_ns)
+        spans = hand.spans.setdefault(seat, [])
+        spans.append((t_lift + lift_err if t_lift is not None else e.t_ns, e.t_ns, e.err_ns))
+        # Moves land in order, so those still in the air at a lift are the latest few.
+        del spans[:-4]
         return True
+
+    @staticmethod
+    def _third_in_flight(spans: Sequence[tuple[int, int, int]], lift: int) -> bool:
+        """Whether two earlier moves of a seat were both in the air at once at some moment while a move
+        lifted at ``lift`` (its latest possible time) was: each landed after the lift, and the later of
+        the two was lifted before the earlier landed, whatever the uncertainties (§5 rule 1)."""
+        airborne = [s for s in spans if lift < s[1] - s[2]]
+        return any(b[0] < a[1] - a[2] for i, a in enumerate(airborne) for b in airborne[i + 1:])
 
     def _stand(self, e: TableEvent, hand: _Hand, pile: RefPile, seat: int, card: Card, face: Card,
                src: str | None, *, new_level: bool) -> None:
-        if pile.suit is None and face.suit is not None:
-            # An open joker Ace learns its suit from the next card (§12).
-            pile.suit = face.suit
-            pile.faces = [Card(Rank(i + 1), face.suit) if f.is_joker else f for i, f in enumerate(pile.faces)]
+        _learn_suit(pile, face)
         pile.cards.append(card)
         pile.faces.append(face)
         if new_level:
@@ -769,7 +790,7 @@ class NertsReferee(Referee):
             self._breach(e, "illegal_move", f"{name} put {card.display()} on the {_PLACE[backward]}: no card "
                          f"goes back to the Nerts pile, the stock or the waste. {name}, take it back", seat)
             return
-        hand.refused.pop(card, None)
+        _clear_refusal(hand, card, src)
         if not hand.tracked:
             # Without the layouts only what the event itself shows can be judged.
             blind = ""
@@ -1072,6 +1093,8 @@ class NertsReferee(Referee):
             hand.order.append(pile)
         elif not foundation_accepts(pile, card):
             return f"on {pid}: {self._why_not(pile, card)}"
+        # Seen or not, the card shows an open joker Ace's suit as a play would (§12).
+        _learn_suit(pile, card)
         pile.cards.append(card.in_deck(self.n))
         pile.faces.append(card)
         pile.level += 1
@@ -1342,6 +1365,27 @@ _OPEN_ACE = Card.joker()
 """The face of an undeclared joker that starts a pile: an Ace whose suit is still open (§12)."""
 
 
+def _learn_suit(pile: RefPile, face: Card) -> None:
+    """An open joker Ace (a pile started by an undeclared joker) learns its suit from the next card
+    placed on it, and its jokers become the cards of that suit (§12)."""
+    if pile.suit is None and face.suit is not None:
+        pile.suit = face.suit
+        pile.faces = [Card(Rank(i + 1), face.suit) if f.is_joker else f for i, f in enumerate(pile.faces)]
+
+
+def _clear_refusal(hand: _Hand, card: Card, src: str | None) -> None:
+    """A refused card played or moved again from the layout has gone back first (or was redirected
+    with its return unseen): its refusal ends. A deck's two jokers look alike, so the twin of a
+    refused joker, played from another source, leaves that joker's refusal, and its return, standing
+    (§6.1, §9)."""
+    refused = hand.refused.get(card)
+    if refused is None:
+        return
+    if card.is_joker and src is not None and refused[1] is not None and refused[1] != src:
+        return
+    del hand.refused[card]
+
+
 def _returns(hand: _Hand, card: Card, pid: str, back_to: str | None) -> bool:
     """Whether moving ``card`` off pile ``pid`` to ``back_to`` (``N``, ``W`` or a work pile) takes a card
     that pile refused back to its own source (any source, when its play did not say) (§6.1)."""
@@ -1353,6 +1397,10 @@ def _returns(hand: _Hand, card: Card, pid: str, back_to: str | None) -> bool:
 def _left_nerts(hand: _Hand, seat: int, card: Card) -> None:
     """Counts a card leaving a seat's Nerts pile in an untracked hand (§12: 13 minus those played), once:
     a refused card goes back and may leave again. A seat's two jokers look alike: each one counts."""
+    if hand.nerts_top[seat] == card:
+        # The top seen there has now left: the next top the camera sees does not count it again. A
+        # plain card is also kept in ``nerts_gone``; a joker is not, as its twin may lie beneath it.
+        hand.nerts_top[seat] = None
     if card.is_joker:
         hand.nerts_out[seat] += 1
     elif card not in hand.nerts_gone[seat]:

@@ -626,7 +626,9 @@ def test_a_partnership_move_without_a_named_partner_is_not_a_third_player() -> N
     lines = [header(["T1", "T2", "T3"]), ev("1", "hand_start"),
              ev("5.0", "foundation_play", "T1", card="AS", pile="S", t_lift="4.6", actor="Ana"),
              ev("5.1", "foundation_play", "T1", card="AH", pile="H", t_lift="4.7", actor="Ben"),
-             ev("5.2", "foundation_play", "T1", card="AD", pile="D", t_lift="4.8"),
+             # Lifted once Ana's and Ben's cards have landed: a third card in the air would be a
+             # one-hand breach of its own (§10: two partners, one card each).
+             ev("5.2", "foundation_play", "T1", card="AD", pile="D", t_lift="5.15"),
              ev("6.0", "foundation_play", "T1", card="AC", pile="C", t_lift="5.5", actor="Eli")]
     report = run(lines)
     assert breaches(report) == ["three players are moving T1's cards: a seat is one player or a "
