@@ -1,0 +1,91 @@
+"""3-13 Speed: a seventh outsider's table logs, written from ``rules/rummy_3_13.md`` and
+``docs/table-log.md`` alone: things that really happen at a table (a hand dealt again, a seat
+that lays no starting pile card) are refereed, never a stopped replay; and large groups (many
+seats, several decks, the pool running short) under the options ``hands``, ``decks``,
+``caller`` and ``pool_empty`` together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.games.replay_logs import replay
+
+
+def _replay(tmp_path: Path, seats: list[str], events: list[dict[str, Any]],
+            options: dict[str, Any]) -> dict[str, Any]:
+    header = {"table_log": 1, "game": "rummy_3_13", "seats": seats, "options": options}
+    lines = [header] + [{"t": 0.1 * (i + 1), **ev} for i, ev in enumerate(events)]
+    return replay(tmp_path, lines)
+
+
+def _kinds(report: dict[str, Any]) -> list[tuple[str, str | None]]:
+    return [(i["kind"], i["seat"]) for i in report["infractions"]]
+
+
+def _round(draws: dict[str, dict[str, str]], discards: dict[str, str]) -> list[dict[str, Any]]:
+    """One "draw"/"discard" round (§6.1): each seat's draw, its hold, the call, its discard."""
+    ev: list[dict[str, Any]] = [{"type": "call", "call": "draw"}]
+    ev += [{"type": "draw", "seat": s, **d} for s, d in draws.items()]
+    ev += [{"type": "hold", "seat": s} for s in draws]
+    ev += [{"type": "call", "call": "discard"}]
+    ev += [{"type": "discard", "seat": s, "card": c} for s, c in discards.items()]
+    return ev
+
+
+POOL = {"from": "pool"}
+TWO = ["Ana", "Ben"]
+
+
+def test_a_hand_dealt_again_before_it_is_finished_is_refereed(tmp_path: Path) -> None:
+    """§5: each hand is set up by gathering, shuffling and dealing. A table that deals hand 1
+    again part way through it (a ``hand_start`` numbering the hand in play, docs/table-log.md)
+    has not finished that deal: it is not scored (``hand_not_scored``) and the replay goes on
+    with the new deal of hand 1, which is scored as played."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "5H", "Ben": "2C"}}]
+    ev += _round({"Ana": POOL, "Ben": {"from": "Ana", "card": "5H"}}, {"Ana": "9D", "Ben": "KD"})
+    ev += [{"type": "hand_start", "hand": 1, "piles": {"Ana": "6H", "Ben": "7C"}}]
+    ev += [{"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]}]
+    ev += _round({"Ben": {"from": "Ana", "card": "6H"}}, {"Ben": "6H"})
+    ev += [{"type": "show", "seat": "Ben", "cards": ["KD", "KS", "4C"]}]
+    report = _replay(tmp_path, TWO, ev, {"hands": [3, 4]})
+    assert _kinds(report) == [("hand_not_scored", None)]
+    assert report["hands"] == [{"Ana": 0, "Ben": 24}]
+    assert [r["data"]["hand"] for r in report["rulings"] if r["kind"] == "hand_start"] == [1, 1]
+    assert not report["finished"]
+
+
+def test_a_seat_that_lays_no_starting_pile_card_is_refereed(tmp_path: Path) -> None:
+    """§5.3: each player lays one card face up to start their pile. Ben lays none (the
+    ``hand_start`` names no card for him): a breach of the setup, refereed (``no_pile_card``),
+    not a malformed log. His pile starts empty, so Cal, his left neighbour, who takes from it
+    before Ben has discarded finds it empty (``empty_pile``); the hand goes on and is scored."""
+    seats = ["Ana", "Ben", "Cal"]
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "5H", "Cal": "2C"}}]
+    ev += _round({"Ana": POOL, "Ben": {"from": "Ana", "card": "5H"}, "Cal": {"from": "Ben"}},
+                 {"Ana": "9D", "Ben": "KD", "Cal": "QC"})
+    ev += [{"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]}]
+    ev += _round({"Ben": POOL, "Cal": {"from": "Ben", "card": "KD"}}, {"Ben": "8S", "Cal": "KD"})
+    ev += [{"type": "show", "seat": "Ben", "cards": ["5H", "5S", "5D"]},
+           {"type": "show", "seat": "Cal", "cards": ["9C", "QS", "4C"]}]
+    report = _replay(tmp_path, seats, ev, {"hands": [3]})
+    assert _kinds(report) == [("no_pile_card", "Ben"), ("empty_pile", "Cal")]
+    assert report["hands"] == [{"Ana": 0, "Ben": 0, "Cal": 23}]
+    assert report["finished"]
+
+
+def test_a_false_match_penalty_carries_over_to_the_hand_dealt_again(tmp_path: Path) -> None:
+    """§10 ``false_match_penalty``: the points are for the failed call itself. Ben's call
+    fails in hand 1, which is then dealt again (``hand_not_scored``); the new deal of hand 1
+    still carries his 5 points. In that deal the camera saw no card on Ben's pile (``null``):
+    ``no_pile_card``."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "5H", "Ben": "2C"}},
+                                {"type": "match", "seat": "Ben", "cards": ["2S", "9D", "KC"]},
+                                {"type": "hand_start", "hand": 1, "piles": {"Ana": "6H", "Ben": None}},
+                                {"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]}]
+    ev += _round({"Ben": {"from": "Ana", "card": "6H"}}, {"Ben": "6H"})
+    ev += [{"type": "show", "seat": "Ben", "cards": ["KD", "KS", "KC"]}]
+    report = _replay(tmp_path, TWO, ev, {"hands": [3], "false_match_penalty": 5})
+    assert _kinds(report) == [("hand_not_scored", None), ("no_pile_card", "Ben")]
+    assert report["hands"] == [{"Ana": 0, "Ben": 5}]
+    assert report["finished"] and report["winners"] == ["Ana"]
