@@ -89,3 +89,45 @@ def test_a_false_match_penalty_carries_over_to_the_hand_dealt_again(tmp_path: Pa
     assert _kinds(report) == [("hand_not_scored", None), ("no_pile_card", "Ben")]
     assert report["hands"] == [{"Ana": 0, "Ben": 5}]
     assert report["finished"] and report["winners"] == ["Ana"]
+
+
+def _twelve_seats_pool_rounds(rounds: int) -> tuple[list[str], list[dict[str, Any]]]:
+    """§6.2's large group: 12 seats, hand 11 (13 cards, Kings wild), every seat drawing from
+    the pool each round and discarding 9♦."""
+    seats = [f"P{i}" for i in range(12)]
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": dict.fromkeys(seats, "2C")}]
+    for _ in range(rounds):
+        ev += _round(dict.fromkeys(seats, POOL), dict.fromkeys(seats, "9D"))
+    return seats, ev
+
+
+def test_twelve_seats_in_hand_11_reform_the_pool_at_the_fourth_draw(tmp_path: Path) -> None:
+    """§6.2: with 12 players in hand 11, 168 cards are dealt out and 40 remain in the pool.
+    Three rounds of 12 pool draws leave 4, too few at the fourth "draw": the 36 discards under
+    the 12 pile tops are gathered (``pool_reform``), and the round goes on. The re-formed pool
+    (40) serves three more rounds before it runs short again."""
+    seats, ev = _twelve_seats_pool_rounds(7)
+    report = _replay(tmp_path, seats, ev, {"hands": [13], "decks": 4, "caller": "kiosk"})
+    reforms = [r for r in report["rulings"] if r["kind"] == "pool_reform"]
+    draws = [i for i, r in enumerate(report["rulings"]) if r["kind"] == "call" and r["text"] == "draw"]
+    assert len(draws) == 7 and len(reforms) == 2 and "36" in reforms[0]["text"] and "36" in reforms[1]["text"]
+    at = [report["rulings"].index(r) for r in reforms]
+    assert at == [draws[3] - 1, draws[6] - 1]
+    assert report["infractions"] == []
+
+
+def test_twelve_seats_end_the_hand_when_the_pool_runs_short_under_end_hand(tmp_path: Path) -> None:
+    """§10 ``pool_empty = end_hand`` with ``caller = kiosk``, four decks and ``hands`` [13]: at
+    the fourth "draw" the pool holds 4 cards for 12 seats, so the hand ends as it stands
+    (``pool_empty``); every seat spreads its 13 cards and the game of one hand is over."""
+    seats, ev = _twelve_seats_pool_rounds(3)
+    ev += [{"type": "call", "call": "draw"}]
+    ev += [{"type": "show", "seat": s, "cards": ["KS"] * 12 + ["2H"]} for s in seats[:11]]
+    ev += [{"type": "show", "seat": "P11", "cards": ["QS", "QH", "QD", "JC", "JD", "JH", "10S", "10D",
+                                                     "10H", "9C", "9H", "9S", "2H"]}]
+    report = _replay(tmp_path, seats, ev, {"hands": [13], "pool_empty": "end_hand", "caller": "kiosk"})
+    assert [r["text"] for r in report["rulings"] if r["kind"] == "pool_empty"] == [
+        "the pool has 4 cards for 12 seats: the hand ends now; everyone spreads their hand to be scored"]
+    assert report["infractions"] == []
+    assert report["hands"] == [{**dict.fromkeys(seats[:11], 0), "P11": 2}]
+    assert report["finished"] and report["winners"] == seats[:11]
