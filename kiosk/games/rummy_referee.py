@@ -180,13 +180,16 @@ class RummyReferee(Referee):
         number = len(self.scores) + 1
         given = e.get("hand")
         carried = [0] * self.k
-        if (self.hand is not None and self.hand.phase != "scored" and given == self.hand.number
-                and not isinstance(given, bool)):
+        old = self.hand
+        if old is not None and old.phase != "scored" and (
+                (given == old.number and not isinstance(given, bool))
+                or (given is None and old.number == len(self.opts.hands))):
             # §5: the table gathered the cards and dealt the hand in play again (a redeal
-            # before it was finished). That deal is not scored; the hand is played anew. A
+            # before it was finished); unnumbered, during the last hand it can be nothing else
+            # (§8: no hand follows it). That deal is not scored; the hand is played anew. A
             # false-match penalty (§10) is for the call itself, so it carries over.
-            carried = list(self.hand.penalties)
-            self._infraction(e, "hand_not_scored", f"hand {self.hand.number} was dealt again before it "
+            carried = list(old.penalties)
+            self._infraction(e, "hand_not_scored", f"hand {old.number} was dealt again before it "
                              "was finished; the unfinished deal is not scored")
             self.hand = None
         if self.hand is not None and self.hand.phase != "scored":

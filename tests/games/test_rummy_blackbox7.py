@@ -131,3 +131,19 @@ def test_twelve_seats_end_the_hand_when_the_pool_runs_short_under_end_hand(tmp_p
     assert report["infractions"] == []
     assert report["hands"] == [{**dict.fromkeys(seats[:11], 0), "P11": 2}]
     assert report["finished"] and report["winners"] == seats[:11]
+
+
+def test_a_hand_start_during_the_unfinished_last_hand_deals_it_again(tmp_path: Path) -> None:
+    """§8: the game ends after the last hand. A ``hand_start`` without a number while that last
+    hand is unfinished cannot be a hand past the game: the table dealt the last hand again
+    (``hand_not_scored``), and the new deal is played and scored."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "piles": {"Ana": "5H", "Ben": "2C"}}]
+    ev += _round({"Ana": POOL, "Ben": POOL}, {"Ana": "9D", "Ben": "KD"})
+    ev += [{"type": "hand_start", "piles": {"Ana": "6H", "Ben": "7C"}},
+           {"type": "match", "seat": "Ben", "cards": ["QS", "QD", "4C", "4H"]}]
+    ev += _round({"Ana": {"from": "Ben", "card": "7C"}}, {"Ana": "7C"})
+    ev += [{"type": "show", "seat": "Ana", "cards": ["KD", "KS", "4C", "2H"]}]
+    report = _replay(tmp_path, TWO, ev, {"hands": [4]})
+    assert _kinds(report) == [("hand_not_scored", None)]
+    assert report["hands"] == [{"Ana": 2, "Ben": 0}]
+    assert report["finished"] and report["winners"] == ["Ben"]
