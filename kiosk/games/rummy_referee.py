@@ -180,6 +180,7 @@ class RummyReferee(Referee):
         number = len(self.scores) + 1
         given = e.get("hand")
         carried = [0] * self.k
+        again = ""
         old = self.hand
         if old is not None and old.phase != "scored" and (
                 (given == old.number and not isinstance(given, bool))
@@ -189,8 +190,12 @@ class RummyReferee(Referee):
             # (§8: no hand follows it). That deal is not scored; the hand is played anew. A
             # false-match penalty (§10) is for the call itself, so it carries over.
             carried = list(old.penalties)
-            self._infraction(e, "hand_not_scored", f"hand {old.number} was dealt again before it "
-                             "was finished; the unfinished deal is not scored")
+            again = " (dealt again)"
+            if not old.setup or any(old.out):
+                # Before the first "draw" with nobody out, nothing of the deal is lost: a plain
+                # redeal (a misdeal), as in the other games, is no breach.
+                self._infraction(e, "hand_not_scored", f"hand {old.number} was dealt again before it "
+                                 "was finished; the unfinished deal is not scored")
             self.hand = None
         if self.hand is not None and self.hand.phase != "scored":
             # §10 false_match_penalty: the points are added for the failed call itself, so they
@@ -234,7 +239,7 @@ class RummyReferee(Referee):
         self.hand = _HandTrack(number, size, piles, pool, [False] * k, list(carried),
                                drew=[""] * k, held=[False] * k, discarded=[False] * k,
                                claimed=[False] * k, taken=[[] for _ in range(k)])
-        self._rule(e, "hand_start", f"hand {number}: {size} cards each, {_rank_symbol(size)}s wild",
+        self._rule(e, "hand_start", f"hand {number}{again}: {size} cards each, {_rank_symbol(size)}s wild",
                    hand=number)
         for q in unstarted:
             # §5.3: each seat lays one card face up to start its pile. One that laid none is a

@@ -76,13 +76,14 @@ def test_a_seat_that_lays_no_starting_pile_card_is_refereed(tmp_path: Path) -> N
 
 def test_a_false_match_penalty_carries_over_to_the_hand_dealt_again(tmp_path: Path) -> None:
     """§10 ``false_match_penalty``: the points are for the failed call itself. Ben's call
-    fails in hand 1, which is then dealt again (``hand_not_scored``); the new deal of hand 1
-    still carries his 5 points. In that deal the camera saw no card on Ben's pile (``null``):
-    ``no_pile_card``."""
-    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "5H", "Ben": "2C"}},
-                                {"type": "match", "seat": "Ben", "cards": ["2S", "9D", "KC"]},
-                                {"type": "hand_start", "hand": 1, "piles": {"Ana": "6H", "Ben": None}},
-                                {"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]}]
+    fails in hand 1, which is then dealt again after a round (``hand_not_scored``); the new
+    deal of hand 1 still carries his 5 points. In that deal the camera saw no card on Ben's
+    pile (``null``): ``no_pile_card``."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "5H", "Ben": "2C"}}]
+    ev += _round({"Ana": POOL, "Ben": POOL}, {"Ana": "9D", "Ben": "KD"})
+    ev += [{"type": "match", "seat": "Ben", "cards": ["2S", "9D", "KC"]},
+           {"type": "hand_start", "hand": 1, "piles": {"Ana": "6H", "Ben": None}},
+           {"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]}]
     ev += _round({"Ben": {"from": "Ana", "card": "6H"}}, {"Ben": "6H"})
     ev += [{"type": "show", "seat": "Ben", "cards": ["KD", "KS", "KC"]}]
     report = _replay(tmp_path, TWO, ev, {"hands": [3], "false_match_penalty": 5})
@@ -147,3 +148,21 @@ def test_a_hand_start_during_the_unfinished_last_hand_deals_it_again(tmp_path: P
     assert _kinds(report) == [("hand_not_scored", None)]
     assert report["hands"] == [{"Ana": 2, "Ben": 0}]
     assert report["finished"] and report["winners"] == ["Ben"]
+
+
+def test_a_hand_dealt_again_before_the_first_draw_is_a_plain_redeal(tmp_path: Path) -> None:
+    """§5: the setup of a hand is gathering, shuffling and dealing. Dealt again before the
+    caller's first "draw" with nobody out, nothing of the first deal was played: a plain
+    redeal (as a misdeal in the other games), not an unfinished hand. Ben's failed setup
+    match still costs its ``false_match_penalty`` (§10: the points are for the call)."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "5H", "Ben": "2C"}},
+                                {"type": "match", "seat": "Ben", "cards": ["2S", "9D", "KC"]},
+                                {"type": "hand_start", "hand": 1, "piles": {"Ana": "6H", "Ben": "8C"}},
+           {"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]}]
+    ev += _round({"Ben": {"from": "Ana", "card": "6H"}}, {"Ben": "6H"})
+    ev += [{"type": "show", "seat": "Ben", "cards": ["KD", "KS", "4C"]}]
+    report = _replay(tmp_path, TWO, ev, {"hands": [3, 4], "false_match_penalty": 3})
+    assert _kinds(report) == []
+    assert [r["text"] for r in report["rulings"] if r["kind"] == "hand_start"] == [
+        "hand 1: 3 cards each, 3s wild", "hand 1 (dealt again): 3 cards each, 3s wild"]
+    assert report["hands"] == [{"Ana": 0, "Ben": 27}]
