@@ -221,9 +221,11 @@ class RummyReferee(Referee):
         raw = e.get("piles")
         if not self.opts.start_pile_each_hand and isinstance(raw, dict):
             # §10: not every hand begins with a starting pile card, but the cards a hand_start
-            # names (say in the first hand) lie on the piles and may be taken.
+            # names (say in the first hand) lie on the piles and may be taken; null names none.
             for name, card in raw.items():
-                piles[self.seat_index(name)].append(self._card(e, card, "piles"))
+                q = self.seat_index(name)
+                if card is not None:
+                    piles[q].append(self._card(e, card, "piles"))
         elif self.opts.start_pile_each_hand:
             if not isinstance(raw, dict):
                 raise InvalidActionError(

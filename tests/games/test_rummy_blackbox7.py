@@ -166,3 +166,16 @@ def test_a_hand_dealt_again_before_the_first_draw_is_a_plain_redeal(tmp_path: Pa
     assert [r["text"] for r in report["rulings"] if r["kind"] == "hand_start"] == [
         "hand 1: 3 cards each, 3s wild", "hand 1 (dealt again): 3 cards each, 3s wild"]
     assert report["hands"] == [{"Ana": 0, "Ben": 27}]
+
+
+def test_without_starting_piles_a_pile_named_null_is_simply_empty(tmp_path: Path) -> None:
+    """§10 ``start_pile_each_hand = false``: no pile need start with a card, so a ``hand_start``
+    whose ``piles`` names ``null`` for Ben (the camera saw none there) is no breach, and Ben's
+    pile is empty until his first discard."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "5H", "Ben": None}},
+                                {"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]}]
+    ev += _round({"Ben": {"from": "Ana", "card": "5H"}}, {"Ben": "KD"})
+    ev += [{"type": "show", "seat": "Ben", "cards": ["5H", "5S", "5D"]}]
+    report = _replay(tmp_path, TWO, ev, {"hands": [3], "start_pile_each_hand": False})
+    assert _kinds(report) == []
+    assert report["hands"] == [{"Ana": 0, "Ben": 0}]
