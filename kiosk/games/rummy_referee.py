@@ -178,6 +178,25 @@ class RummyReferee(Referee):
 
     def _on_hand_start(self, e: TableEvent) -> None:
         number = len(self.scores) + 1
+        given = e.get("hand")
+        carried = [0] * self.k
+        again = ""
+        old = self.hand
+        if old is not None and old.phase != "scored" and (
+                (given == old.number and not isinstance(given, bool))
+                or (given is None and old.number == len(self.opts.hands))):
+            # §5: the table gathered the cards and dealt the hand in play again (a redeal
+            # before it was finished); unnumbered, during the last hand it can be nothing else
+            # (§8: no hand follows it). That deal is not scored; the hand is played anew. A
+            # false-match penalty (§10) is for the call itself, so it carries over.
+            carried = list(old.penalties)
+            again = " (dealt again)"
+            if not old.setup or any(old.out):
+                # Before the first "draw" with nobody out, nothing of the deal is lost: a plain
+                # redeal (a misdeal), as in the other games, is no breach.
+                self._infraction(e, "hand_not_scored", f"hand {old.number} was dealt again before it "
+                                 "was finished; the unfinished deal is not scored")
+            self.hand = None
         if self.hand is not None and self.hand.phase != "scored":
             # §10 false_match_penalty: the points are added for the failed call itself, so they
             # stand even though the hand's orphans were never shown.
@@ -193,32 +212,44 @@ class RummyReferee(Referee):
             raise InvalidActionError(
                 f"'hand_start' for hand {number}, but the game has {len(self.opts.hands)} hands "
                 "(option 'hands')", input=str(number))
-        given = e.get("hand")
         if given is not None and given != number:
             raise InvalidActionError(f"'hand_start' says hand {given!r}, but the next hand is {number}",
                                      input=repr(given))
         size = self.opts.hands[number - 1]
         piles: list[list[Card]] = [[] for _ in self.seats]
+        unstarted: list[int] = []
         raw = e.get("piles")
         if not self.opts.start_pile_each_hand and isinstance(raw, dict):
             # §10: not every hand begins with a starting pile card, but the cards a hand_start
-            # names (say in the first hand) lie on the piles and may be taken.
+            # names (say in the first hand) lie on the piles and may be taken; null names none.
             for name, card in raw.items():
-                piles[self.seat_index(name)].append(self._card(e, card, "piles"))
+                q = self.seat_index(name)
+                if card is not None:
+                    piles[q].append(self._card(e, card, "piles"))
         elif self.opts.start_pile_each_hand:
-            if not isinstance(raw, dict) or set(raw) != set(self.seats):
+            if not isinstance(raw, dict):
                 raise InvalidActionError(
                     "'hand_start' needs 'piles': the face-up card that starts each seat's pile, "
                     f"for every seat ({', '.join(self.seats)})", input=repr(raw))
             for name, card in raw.items():
-                piles[self.seat_index(name)].append(self._card(e, card, "piles"))
+                q = self.seat_index(name)
+                if card is not None:  # null: the camera saw no card laid there
+                    piles[q].append(self._card(e, card, "piles"))
+            unstarted = [q for q in range(self.k) if not piles[q]]
         k = self.k
         pool = 52 * self.opts.decks - k * size - sum(len(p) for p in piles)
-        self.hand = _HandTrack(number, size, piles, pool, [False] * k, [0] * k,
+        self.hand = _HandTrack(number, size, piles, pool, [False] * k, list(carried),
                                drew=[""] * k, held=[False] * k, discarded=[False] * k,
                                claimed=[False] * k, taken=[[] for _ in range(k)])
-        self._rule(e, "hand_start", f"hand {number}: {size} cards each, {_rank_symbol(size)}s wild",
+        self._rule(e, "hand_start", f"hand {number}{again}: {size} cards each, {_rank_symbol(size)}s wild",
                    hand=number)
+        for q in unstarted:
+            # §5.3: each seat lays one card face up to start its pile. One that laid none is a
+            # breach of the setup, not a malformed log: its pile starts empty (the card stays
+            # in the pool), and a draw from it before its first discard finds it empty.
+            self.infractions.append(Infraction(
+                e.t_ns, "no_pile_card", f"{self.seats[q]} laid no face-up card to start the pile",
+                self.seats[q], e.line))
 
     def _on_caller_draw(self, e: TableEvent) -> None:
         """Choosing the caller (§2): highest rank wins, A low and K high, ties draw again."""
