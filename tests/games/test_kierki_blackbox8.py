@@ -41,3 +41,24 @@ def test_the_next_deal_dealt_after_a_discarded_deal(tmp_path: Path,
     assert report["hands"][8] == {"N": 125, "E": 125, "S": 25, "W": 50}
     deals = [r["text"].split(":")[0] for r in report["rulings"] if r["kind"] == "deal"]
     assert deals[-1] == "deal 9 (trumps)"
+
+
+def test_trumps_named_by_another_seat_after_the_dealer_do_not_change(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """kierki.md §4 (deals 8 to 11: the dealer names one suit as trumps) and §7.1 (DECLARE: the
+    dealer names trump suit T). In deal 8 (§14.8) W deals and names hearts; before trick 1 N, who
+    does not name trumps, presses spades as well. That is a ``wrong_trump_seat``, and the trumps
+    stay hearts: the deal scores as in §14.8 (W +175), not as a spade deal."""
+    log = _deals_before(Log(), 7)
+    log.ev("deal", seat="W", deal=8).ev("trump", seat="W", suit="H").ev("trump", seat="N", suit="S")
+    log.tricks(spec_tricks(8)).ev("deal", seat="N", deal=9)
+    report = log.replay(tmp_path, capsys)
+    assert kinds(report) == ["wrong_trump_seat"]
+    assert report["hands"][7] == {"N": 50, "E": 75, "S": 25, "W": 175}
+    assert report["extra"]["deals"][7]["trump"] == "H"
+    # The same holds under trump_chooser = left_of_dealer_full_hand: N names, then W presses.
+    log = _deals_before(Log({"trump_chooser": "left_of_dealer_full_hand"}), 7)
+    log.ev("deal", seat="W", deal=8).ev("trump", seat="N", suit="H").ev("trump", seat="W", suit="S")
+    report = log.replay(tmp_path, capsys)
+    assert kinds(report) == ["wrong_trump_seat"]
+    assert report["extra"]["deals"][7]["trump"] == "H"

@@ -77,6 +77,8 @@ class _DealRecord:
         self.deal = deal
         self.dealer = dealer
         self.trump: Suit | None = None
+        self.trump_by_chooser = False
+        """The trumps were named by the seat that names them (not only by another seat)."""
         self.scores = [0] * N_SEATS
         self.hearts_played = False
         self.ended = False
@@ -384,6 +386,13 @@ class KierkiReferee(Referee):
             self._flag(event, "wrong_trump_seat",
                        f"{self._name(seat)} named trumps in deal {deal.number}, "
                        f"but {self._name(chooser)} names them", seat)
+            if rec.trump_by_chooser and rec.trump is not None:
+                # §4, §7.1: only the chooser names trumps; once they have, another seat's naming
+                # changes nothing (alone, it is the only input the kiosk has, and it stands).
+                return [self._rule(event, "ignored", f"{self._name(seat)} names {suit_name(suit)}: "
+                                   f"trumps stay {suit_name(rec.trump)}, as "
+                                   f"{self._name(chooser)} named them", (seat,))]
+        rec.trump_by_chooser = seat == chooser
         changed = rec.trump is not None
         rec.trump = suit
         rec.auditor = TrickAuditor(N_SEATS, deal.first_player(rec.dealer), names=self.seats, trump=suit)
