@@ -39,6 +39,8 @@ def test_the_next_deal_dealt_after_a_discarded_deal(tmp_path: Path,
     assert kinds(report) == ["revoke", "wrong_count"]
     assert report["hands"][7] == {"N": 0, "E": 0, "S": 0, "W": 0}
     assert report["hands"][8] == {"N": 125, "E": 125, "S": 25, "W": 50}
+    ends = [r["text"] for r in report["rulings"] if r["kind"] == "deal_end"]
+    assert ends[7] == "deal 8 (trumps): N 0, E 0, S 0, W 0 (total 0, discarded)"
     deals = [r["text"].split(":")[0] for r in report["rulings"] if r["kind"] == "deal"]
     assert deals[-1] == "deal 9 (trumps)"
 

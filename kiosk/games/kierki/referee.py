@@ -615,7 +615,7 @@ class KierkiReferee(Referee):
         # three deals and names trumps once; a deal dealt by the wrong seat does not shift the rest.
         first = rec.dealer if self.first_dealer is None else self.first_dealer
         self.next_dealer = (first + self.deal_index) % N_SEATS
-        check = "ok" if total == deal.fixed_total else "MISMATCH"
+        check = "discarded" if rec.void else "ok" if total == deal.fixed_total else "MISMATCH"
         flagged = f"; flagged: {', '.join(rec.flags)}" if rec.flags else ""
         rulings.append(self._rule(event, "deal_end", f"deal {deal.number} ({deal.title}): {scores} "
                                   f"(total {_signed(total)}, {check}{flagged})", range(N_SEATS),
