@@ -77,6 +77,8 @@ class _DealRecord:
         self.deal = deal
         self.dealer = dealer
         self.trump: Suit | None = None
+        self.trump_by_chooser = False
+        """The trumps were named by the seat that names them (not only by another seat)."""
         self.scores = [0] * N_SEATS
         self.hearts_played = False
         self.ended = False
@@ -245,6 +247,12 @@ class KierkiReferee(Referee):
         # The last deal has no next deal to move on to: another seat dealing during it deals it
         # again (a breach at the table: the wrong dealer, an unfinished deal), not a deal after
         # the match, which is over only when the last deal ends (§10).
+        # A deal discarded under revoke_policy = replay_deal (§12) that the table does not deal
+        # again: a deal event numbering the next deal moves on (the number is checked, so it is
+        # not a malformed log); the discarded deal keeps no scores.
+        skips_void = rec is not None and rec.void and names_next
+        if skips_void:
+            moves_on = True
         if not has_next:
             moves_on = False
         index = self.deal_index + (1 if moves_on else 0)
@@ -259,8 +267,13 @@ class KierkiReferee(Referee):
         rulings: list[Ruling] = []
         if abandon and rec is not None:
             rulings.extend(self._abandon(event, rec, moves_on=moves_on))
+        if skips_void and moves_on and rec is not None:
+            self._flag(event, "wrong_count", f"deal {rec.deal.number} was discarded (revoke_policy "
+                       f"replay_deal) but not dealt again: it scores nothing", None)
+            rec.scores = [0] * N_SEATS
+            rulings.extend(self._end_deal(event, rec))
         # The same deal dealt again: before any card (a misdeal without a button press), or discarded.
-        redeal = rec is not None and (rec.void or (in_play and not abandon))
+        redeal = rec is not None and not moves_on and (rec.void or (in_play and not abandon))
         expected = rec.dealer if redeal and rec is not None else self.next_dealer
         if expected is not None and dealer != expected:
             self._flag(event, "wrong_dealer",
@@ -373,6 +386,13 @@ class KierkiReferee(Referee):
             self._flag(event, "wrong_trump_seat",
                        f"{self._name(seat)} named trumps in deal {deal.number}, "
                        f"but {self._name(chooser)} names them", seat)
+            if rec.trump_by_chooser and rec.trump is not None:
+                # §4, §7.1: only the chooser names trumps; once they have, another seat's naming
+                # changes nothing (alone, it is the only input the kiosk has, and it stands).
+                return [self._rule(event, "ignored", f"{self._name(seat)} names {suit_name(suit)}: "
+                                   f"trumps stay {suit_name(rec.trump)}, as "
+                                   f"{self._name(chooser)} named them", (seat,))]
+        rec.trump_by_chooser = seat == chooser
         changed = rec.trump is not None
         rec.trump = suit
         rec.auditor = TrickAuditor(N_SEATS, deal.first_player(rec.dealer), names=self.seats, trump=suit)
@@ -579,7 +599,8 @@ class KierkiReferee(Referee):
         total = sum(rec.scores)
         scores = ", ".join(f"{self._name(s)} {_signed(v)}" for s, v in enumerate(rec.scores))
         rulings = []
-        if total != deal.fixed_total:
+        # A discarded deal closed without being dealt again scores nothing by design, not by a misread.
+        if total != deal.fixed_total and not rec.void:
             self._flag(event, "misread",
                        f"deal {deal.number} ({deal.title}) scores add up to {total}, "
                        f"but every such deal totals {deal.fixed_total}: probable misread or missed trick; "
@@ -594,7 +615,7 @@ class KierkiReferee(Referee):
         # three deals and names trumps once; a deal dealt by the wrong seat does not shift the rest.
         first = rec.dealer if self.first_dealer is None else self.first_dealer
         self.next_dealer = (first + self.deal_index) % N_SEATS
-        check = "ok" if total == deal.fixed_total else "MISMATCH"
+        check = "discarded" if rec.void else "ok" if total == deal.fixed_total else "MISMATCH"
         flagged = f"; flagged: {', '.join(rec.flags)}" if rec.flags else ""
         rulings.append(self._rule(event, "deal_end", f"deal {deal.number} ({deal.title}): {scores} "
                                   f"(total {_signed(total)}, {check}{flagged})", range(N_SEATS),
