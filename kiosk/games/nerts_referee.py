@@ -483,6 +483,9 @@ class NertsReferee(Referee):
             if at is None or at != card:
                 self._breach(e, "not_available", f"{name}'s {card.display()} is not available in {name}'s "
                              f"layout (Nerts top, waste top or an exposed work card): take it back", seat)
+                # Like any refused card it lies on the pile until taken back (§6.1), and that return is
+                # no card taken off a foundation (§5 rule 3). The layout never lost it.
+                hand.refused[card] = (pid, src)
                 return
             duty = self._duty_problem(lay, ace=card.rank is Rank.ACE and pid not in hand.piles)
             if duty:
