@@ -118,3 +118,21 @@ def test_a_card_refused_as_not_available_may_be_taken_back_from_its_pile(tmp_pat
               _ev(3, "move", card="6C", **back), _play(4, "AC", "F2", "waste")]
     report = replay(tmp_path, _log({"Ana": ana, "Ben": ben}, events))
     assert _kinds(report) == [("2", "not_available")]
+
+
+def test_a_card_played_from_the_stock_may_be_put_back_on_the_stock(tmp_path: Path) -> None:
+    """§3 (a stock card is never available), §5 rule 3 and §6.1: Ana's 5♣ played from her stock is
+    refused and she is told to put it back; putting it back on the stock, from the A♥ pile or from a
+    new pile id, is that return, not a card taken off a foundation. The same card taken from the pile
+    to the waste instead is redirected (it must go back where it came from first)."""
+    ana = _deck(["2H", "AH"], ["3H", "KS", "QS", "JS"], ["5C", "6C", "AC"])
+    ben = _deck([], [], [])
+    for pile in ("F1", "F9"):
+        events = [_play(1, "AH", "F1", "nerts"), _play(2, "5C", pile, "stock"),
+                  _ev(3, "move", card="5C", **{"from": pile, "to": "stock"})]
+        report = replay(tmp_path, _log({"Ana": ana, "Ben": ben}, events))
+        assert _kinds(report) == [("2", "not_available")]
+    events = [_play(1, "AH", "F1", "nerts"), _play(2, "5C", "F1", "stock"),
+              _ev(3, "move", card="5C", **{"from": "F1", "to": "waste"})]
+    report = replay(tmp_path, _log({"Ana": ana, "Ben": ben}, events))
+    assert _kinds(report) == [("2", "not_available"), ("3", "redirected")]
