@@ -462,13 +462,16 @@ class NertsReferee(Referee):
         if not self._may_land(e, hand, seat, card, t_lift):
             # Lifted before the Go or after the call, or landed after a stalemate: it lies on the pile
             # until its owner puts it back where it came from (§4, §7.1), which is then its return.
-            hand.refused[card] = (pid, src)
+            hand.refused[card] = (pid, "S" if from_stock else src)
             return
         # Another move came between: a recycle logged after it is a recycle of its own (§6 short stock).
         hand.auto_recycled.discard(seat)
         name = self.seats[seat]
         if from_stock:
             self._breach(e, "not_available", _STOCK_TEXT.format(name=name, card=card.display()), seat)
+            # It lies on the pile until put back on the stock it came from (§6.1), which is then no card
+            # taken off a foundation (§5 rule 3).
+            hand.refused[card] = (pid, "S")
             return
         if off_pile is not None:
             self._from_foundation(e, hand, seat, card, off_pile, pid)
@@ -483,6 +486,9 @@ class NertsReferee(Referee):
             if at is None or at != card:
                 self._breach(e, "not_available", f"{name}'s {card.display()} is not available in {name}'s "
                              f"layout (Nerts top, waste top or an exposed work card): take it back", seat)
+                # Like any refused card it lies on the pile until taken back (§6.1), and that return is
+                # no card taken off a foundation (§5 rule 3). The layout never lost it.
+                hand.refused[card] = (pid, src)
                 return
             duty = self._duty_problem(lay, ace=card.rank is Rank.ACE and pid not in hand.piles)
             if duty:
@@ -1387,11 +1393,12 @@ def _clear_refusal(hand: _Hand, card: Card, src: str | None) -> None:
 
 
 def _returns(hand: _Hand, card: Card, pid: str, back_to: str | None) -> bool:
-    """Whether moving ``card`` off pile ``pid`` to ``back_to`` (``N``, ``W`` or a work pile) takes a card
-    that pile refused back to its own source (any source, when its play did not say) (§6.1)."""
+    """Whether moving ``card`` off pile ``pid`` to ``back_to`` (``N``, ``W``, ``S`` or a work pile) takes a
+    card that pile refused back to its own source (any source but the stock, when its play did not say:
+    only a card played from the stock goes back there) (§6.1)."""
     refused = hand.refused.get(card)
-    return (refused is not None and refused[0] == pid and back_to is not None and back_to != "S"
-            and refused[1] in (back_to, None))
+    return (refused is not None and refused[0] == pid and back_to is not None
+            and (refused[1] == back_to or (refused[1] is None and back_to != "S")))
 
 
 def _left_nerts(hand: _Hand, seat: int, card: Card) -> None:
