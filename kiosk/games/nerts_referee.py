@@ -372,6 +372,12 @@ class NertsReferee(Referee):
         if self.over:
             self._breach(e, "after_game", "hand_start after the game is over: ignored")
             return
+        if self.hand is not None and self._idle_before_go(self.hand):
+            # Events logged before the first Go opened a hand of their own (a log may start without
+            # a hand_start), but nothing in it counted: this hand_start is its Go. Closing it would
+            # score a hand nobody played at 13 Nerts cards a seat for a stray "stuck" or count.
+            self.hands_played -= 1
+            self.hand = None
         if self.hand is not None:
             self._close_hand(e.t_ns)
             if self.over:
@@ -380,6 +386,13 @@ class NertsReferee(Referee):
         hand = self._start_hand(deal)
         hand.t_go = e.t_ns
         self._rule(e.t_ns, "hand_start", f"hand {hand.number}: go")
+
+    @staticmethod
+    def _idle_before_go(hand: _Hand) -> bool:
+        """A hand no hand_start opened in which nothing counted yet: no card on a foundation or off a
+        Nerts pile, no call, no stalemate."""
+        return (hand.t_go is None and not hand.tracked and not hand.piles and hand.phase == "play"
+                and not any(hand.nerts_out) and hand.caller is None)
 
     def _parse_deal(self, deal: Any) -> list[list[Card]] | None:
         if deal is None:

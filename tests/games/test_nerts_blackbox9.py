@@ -131,3 +131,24 @@ def test_the_game_ends_after_a_stalemate_ended_hand(tmp_path: Path, tie_break: s
         assert report["winners"] == ["Ben"]
         assert report["totals"] == {"Ana": 7, "Ben": 8}
         assert [e for e in report["extra"]["hands"] if e["end"] == "stalemate"] == report["extra"]["hands"]
+
+
+@pytest.mark.parametrize("stray", [
+    _ev(0.5, "stuck", "Ana"),
+    _ev(0.5, "count", "Ben", nerts=13, foundation=0),
+    _ev(0.5, "turn", "Ben"),
+])
+def test_a_stray_event_before_the_first_go_scores_no_hand_of_its_own(
+    tmp_path: Path, stray: dict[str, Any]
+) -> None:
+    """A log may start without a hand_start (an event then opens hand 1), but a stuck button, a count
+    or a stock turn logged before the first Go, with no card played, is no hand of its own: the
+    hand_start is that hand's Go. Before, hand 1 was "stopped" and scored −26 a seat (13 Nerts cards
+    each, §8) and the real hand was hand 2."""
+    report = replay(tmp_path, _log([
+        stray, _ev(1, "hand_start"),
+        _ev(5, "foundation_play", "Ana", card="AS", pile="F1", **{"from": "nerts"}),
+        _ev(9, "call", "Ana", nerts_left=0), _ev(9.5, "count", "Ben", nerts=11, foundation=0),
+        _ev(10, "hand_end")]))
+    assert report["hands"] == [{"Ana": 1, "Ben": -22}]
+    assert [r["text"] for r in report["rulings"] if r["kind"] == "hand_start"] == ["hand 1: go"]
