@@ -39,3 +39,22 @@ def test_a_correction_to_a_hand_past_the_last_round_does_not_become_the_tie_brea
     assert report.winners == ["Bob"]
     end = [r for r in report.rulings if r.kind == "game_end"]
     assert [(r.text, r.seats) for r in end] == [("game over: Bob wins", ("Bob",))]
+
+
+def test_the_reshuffle_takes_every_discard_under_the_two_tops(tmp_path: Path) -> None:
+    """§5.1 ruling (`draw_pile_empty = reshuffle_discards`): a deck of 37 cards leaves a draw pile
+    of 37 - 27 - 2 = 8. After eight passes pile A holds its starter and eight discards; Cy then
+    takes A's top and discards it on B. The ninth draw from the draw pile shuffles the 7 cards
+    under A's top and the 1 under B's top (8 in all) into a new draw pile."""
+    deck = {"G5": 14, "G6": 10, "G-1": 3, "G3": 2, "G4": 2, "G8": 3, "G7": 3}
+    events = opening(SEATS)
+    for n in range(8):
+        events += pass_turn(SEATS[n % 3])
+    events += [{"type": "draw", "seat": "Cy", "from": "A", "card": "G6"},
+               {"type": "discard", "seat": "Cy", "card": "G6", "pile": "B"}]
+    for n in range(8):
+        events += pass_turn(SEATS[n % 3])
+    report = replay(tmp_path, events, options={"deck": deck})
+    assert report.infractions == []
+    shuffles = [r.text for r in report.rulings if r.kind == "reshuffle"]
+    assert len(shuffles) == 1 and "the 8 discards" in shuffles[0]
