@@ -226,18 +226,25 @@ def first_out_adjustment(grid_scores: list[int], finisher: int | None, opts: Gno
     return out
 
 
-def game_winners(rounds: list[list[int]]) -> list[int]:
+def game_winners(rounds: list[list[int]], last: int | None = None) -> list[int]:
     """The winners: lowest total, then the lowest last-round score, then shared (§7).
+
+    ``last`` is the number of the game's last round (option ``rounds``) when ``rounds`` may hold
+    more rows (a score correction for a hand the game never has): such a row still counts in the
+    totals the report shows, but the tie-break is the game's last round, not that row.
 
     >>> game_winners([[12, 9, 4, 20], [7, 9, 10, -6], [-3, -2, 5, 6]])   # example 12
     [0]
+    >>> game_winners([[6, -5, 3], [0, 11, 3]], last=1)
+    [1]
     """
     totals = [sum(r[i] for r in rounds) for i in range(len(rounds[0]))]
+    final = rounds[-1] if last is None else rounds[last - 1]
     low = min(totals)
     tied = [i for i, t in enumerate(totals) if t == low]
     if len(tied) > 1:
-        best = min(rounds[-1][i] for i in tied)
-        tied = [i for i in tied if rounds[-1][i] == best]
+        best = min(final[i] for i in tied)
+        tied = [i for i in tied if final[i] == best]
     return tied
 
 

@@ -593,7 +593,7 @@ class GnomingReferee(Referee):
         rep = super().report()
         if self._corrections and rep.finished:
             rounds = [[row.get(name, 0) for name in self.seats] for row in rep.hands]
-            rep.winners = [self.seats[i] for i in game_winners(rounds)]
+            rep.winners = [self.seats[i] for i in game_winners(rounds, last=self.opts.rounds)]
             # The game_end ruling was made on the scores as refereed; the end of the game follows
             # the corrected ones (docs/table-log.md), so it announces the same winners as the report.
             rep.rulings = [replace(r, text=_game_end_text(rep.winners), seats=tuple(rep.winners))
