@@ -51,3 +51,17 @@ def test_undo_after_every_event_gives_the_report_without_it(example: Path) -> No
     referee.feed(TableEvent("undo", events[-1].t_ns))
     referee.feed(TableEvent("undo", events[-1].t_ns))
     assert _outcome(referee.report()) == before[-3]
+
+
+def test_a_kierki_report_does_not_change_when_a_later_trump_is_fed() -> None:
+    # The report's per-deal details were the referee's own dicts: naming trumps after the report
+    # was taken changed that earlier report (a prefix report then disagreed with its replay).
+    header, events = read_table_log(ROOT / "examples" / "kierki_example.jsonl")
+    referee = referee_for(header)
+    i = next(n for n, e in enumerate(events) if e.type == "trump")
+    for event in events[:i]:
+        referee.feed(event)
+    report = referee.report()
+    before = json.loads(json.dumps(report.to_json()))
+    referee.feed(events[i])
+    assert report.to_json() == before
