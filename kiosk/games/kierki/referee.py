@@ -954,7 +954,7 @@ class KierkiReferee(Referee):
             winners = [self.seats[s] for s in range(N_SEATS) if totals[s] == best]
         rec = self.record
         extra: dict[str, Any] = {
-            "deals": [self.deal_info[i] for i in sorted(self.deal_info)],
+            "deals": [dict(self.deal_info[i]) for i in sorted(self.deal_info)],
             "standings": [{"place": p, "seat": self.seats[s], "score": v} for p, s, v in standings(totals)],
         }
         if rec is not None and not rec.ended and not rec.void:
