@@ -6,23 +6,9 @@ table's score corrections."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from tests.games.gnoming_logs import HIDDEN, SEATS, fill, opening, pass_turn, replay
-
-
-def _bob_goes_out() -> list[dict[str, Any]]:
-    """Ana, Bob, Cy in turn; Bob fills his seven face-down cards and is the finisher."""
-    events = opening(SEATS)
-    for pos in HIDDEN[:-1]:
-        events += pass_turn("Ana") + fill("Bob", pos) + pass_turn("Cy")
-    return events + pass_turn("Ana") + fill("Bob", "33") + pass_turn("Cy") + pass_turn("Ana")
-
-
-def _reveals() -> list[dict[str, Any]]:
-    """Grid scores Ana 6, Bob 0 and Cy 3; Bob, the finisher, is lowest: round scores 6, -5, 3."""
-    return [{"type": "reveal", "seat": s, "grid": ["G8", "G7"] + [c] * 7}
-            for s, c in (("Ana", "G3"), ("Bob", "G5"), ("Cy", "G4"))]
+from tests.games.gnoming_logs import SEATS, opening, pass_turn, replay
+from tests.games.test_gnoming_blackbox5 import _bob_goes_out, _reveals
 
 
 def test_a_correction_to_a_hand_past_the_last_round_does_not_become_the_tie_break(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 DECK = [r + s for s in "SHDC" for r in RANKS]
 
 
-def _scored_hand(t: int, seats: list[str], foundation: list[int]) -> list[dict[str, Any]]:
+def _scored_hand(t: float, seats: list[str], foundation: list[int]) -> list[dict[str, Any]]:
     """A camera-level hand: the first seat calls, the audit counts F per seat and N = 0."""
     out: list[dict[str, Any]] = [{"t": t, "type": "hand_start"},
                                  {"t": t + 1, "type": "call", "seat": seats[0], "nerts_left": 0}]

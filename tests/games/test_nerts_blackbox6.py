@@ -9,20 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from tests.games.replay_logs import replay
+from tests.games.test_nerts_blackbox import _scored_hand
 
 
 def _log(seats: list[str], events: list[dict[str, Any]], **options: Any) -> list[dict[str, Any]]:
     return [{"table_log": 1, "game": "nerts", "seats": seats, "options": options}, *events]
 
 
-def _scored_hand(t: float, seats: list[str], foundation: list[int]) -> list[dict[str, Any]]:
-    """A camera-level hand: the first seat calls, the audit counts F per seat and N = 0."""
-    out: list[dict[str, Any]] = [{"t": t, "type": "hand_start"},
-                                 {"t": t + 1, "type": "call", "seat": seats[0], "nerts_left": 0}]
-    out += [{"t": t + 2, "type": "count", "seat": s, "nerts": 0, "foundation": f}
-            for s, f in zip(seats, foundation, strict=True)]
-    out.append({"t": t + 3, "type": "hand_end"})
-    return out
 
 
 def _kinds(report: dict[str, Any], key: str = "infractions") -> list[str]:

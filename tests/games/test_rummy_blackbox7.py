@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.games.replay_logs import replay
+from tests.games.test_rummy_blackbox6 import POOL, _round
 
 
 def _replay(tmp_path: Path, seats: list[str], events: list[dict[str, Any]],
@@ -23,17 +24,6 @@ def _kinds(report: dict[str, Any]) -> list[tuple[str, str | None]]:
     return [(i["kind"], i["seat"]) for i in report["infractions"]]
 
 
-def _round(draws: dict[str, dict[str, str]], discards: dict[str, str]) -> list[dict[str, Any]]:
-    """One "draw"/"discard" round (§6.1): each seat's draw, its hold, the call, its discard."""
-    ev: list[dict[str, Any]] = [{"type": "call", "call": "draw"}]
-    ev += [{"type": "draw", "seat": s, **d} for s, d in draws.items()]
-    ev += [{"type": "hold", "seat": s} for s in draws]
-    ev += [{"type": "call", "call": "discard"}]
-    ev += [{"type": "discard", "seat": s, "card": c} for s, c in discards.items()]
-    return ev
-
-
-POOL = {"from": "pool"}
 TWO = ["Ana", "Ben"]
 
 
