@@ -435,9 +435,18 @@ class GnomingReferee(Referee):
                              "grid: take it back; a card is kept only in the player's own grid")
             return
         if self._take_stray(r, p):
-            # The card drawn out of turn goes into the grid out of turn: ruled as a keep out of
-            # turn below, which takes the turn over as any other.
-            del r.stray[p]
+            # The card drawn out of turn goes into the seat's grid, still out of turn (the draw was
+            # the breach): the card that comes out is now the one it holds, and the player whose
+            # turn it is still holds their own card.
+            seen = r.stray[p][1]
+            if seen is not None and seen != card:
+                self._infraction(e, "misread", f"{name} placed {card.display()} but was holding {seen}")
+            if r.grids[p][pos] is not None:
+                self._see(e, r, p, pos, out)
+            r.grids[p][pos] = card
+            r.revealed.pop(p, None)
+            r.stray[p] = ("bounce", out)
+            return
         if r.stage != "place" or p != r.player:
             self._infraction(e, "out_of_turn", f"{name} placed a card without drawing on their turn")
             r.player, r.stage = p, "place"

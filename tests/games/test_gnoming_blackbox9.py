@@ -49,3 +49,14 @@ def test_a_draw_out_of_turn_does_not_hide_the_players_own_breach(tmp_path: Path)
     report = replay(tmp_path, events, options={"must_keep_discard_draw": True})
     assert [(i.kind, i.seat) for i in report.infractions] == [
         ("out_of_turn", "Bob"), ("must_keep", "Ana"), ("wrong_pile", "Ana")]
+
+
+def test_a_card_drawn_out_of_turn_and_kept_does_not_take_the_turn_over(tmp_path: Path) -> None:
+    """The same breach when Bob puts the card he drew out of turn into his grid and discards the
+    card that came out: his draw is the one ``out_of_turn``; Ana still finishes her own turn with
+    the card she holds, and the turn then passes to Bob."""
+    events = opening(SEATS) + [_draw("Ana"), _draw("Bob", "A", "G3"), _keep("Bob", "13", "G3", "G-2"),
+                               _discard("Bob", "G-2", "A"), _keep("Ana", "13", "G6", "G-1"),
+                               _discard("Ana", "G-1", "A")] + pass_turn("Bob") + pass_turn("Cy")
+    report = replay(tmp_path, events)
+    assert [(i.kind, i.seat) for i in report.infractions] == [("out_of_turn", "Bob")]
