@@ -135,8 +135,9 @@ class GnomingReferee(Referee):
     def _rule(self, e: TableEvent, kind: str, text: str, seats: Sequence[str] = (), **data: Any) -> None:
         self.rulings.append(Ruling(e.t_ns, kind, text, tuple(seats), data))
 
-    def _infraction(self, e: TableEvent, kind: str, text: str) -> None:
-        self.infractions.append(Infraction(e.t_ns, kind, text, e.seat, e.line))
+    def _infraction(self, e: TableEvent, kind: str, text: str, seat: str | None = None) -> None:
+        # ``seat`` names whose breach it is when the event itself names no seat (a round_start).
+        self.infractions.append(Infraction(e.t_ns, kind, text, e.seat if seat is None else seat, e.line))
 
     def _card(self, e: TableEvent, key: str) -> GnomeCard:
         value = e.require(key)
@@ -223,7 +224,8 @@ class GnomingReferee(Referee):
         entry = number == 1 and not self.youngest_entered
         if e.get("first") is not None and not entry and first != self._first_player(number):
             self._infraction(e, "first_player", f"{self.seats[first]} starts, but under first_player = "
-                             f"{self.opts.first_player} {self.seats[self._first_player(number)]} should")
+                             f"{self.opts.first_player} {self.seats[self._first_player(number)]} should",
+                             seat=self.seats[first])
         self.firsts.append(first)
         self.round = _RoundTrack(number, first, first, {"A": [a], "B": [b]}, [[None] * 9 for _ in self.seats],
                                  deck, opened=[0] * self.k)

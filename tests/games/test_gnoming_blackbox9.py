@@ -60,3 +60,13 @@ def test_a_card_drawn_out_of_turn_and_kept_does_not_take_the_turn_over(tmp_path:
                                _discard("Ana", "G-1", "A")] + pass_turn("Bob") + pass_turn("Cy")
     report = replay(tmp_path, events)
     assert [(i.kind, i.seat) for i in report.infractions] == [("out_of_turn", "Bob")]
+
+
+def test_the_first_player_breach_names_the_seat_that_started(tmp_path: Path) -> None:
+    """§4.6: in round 1 the youngest player starts (entered at the kiosk: the header's
+    ``youngest_seat``). Bob starting instead is Bob's breach, and the infraction names him (the
+    ``round_start`` event itself names no seat), as every other infraction names its seat."""
+    events = opening(["Bob", "Ana", "Cy"]) + pass_turn("Bob")
+    events[0] = {**events[0], "first": "Bob"}
+    report = replay(tmp_path, events, options={"youngest_seat": 0})
+    assert [(i.kind, i.seat) for i in report.infractions] == [("first_player", "Bob")]
