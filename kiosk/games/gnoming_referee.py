@@ -402,7 +402,9 @@ class GnomingReferee(Referee):
             return True
         source, card = r.stray.pop(p)
         r.stage, r.source, r.filled, r.kept = "place", source, [], False
-        r.held, r.held_known, r.empty_reach = card, card is not None, False
+        # A card that came out of the grid during the out-of-turn play was not tested for a bounce
+        # on this turn, so keeping it again is no bounce the rules allow (§5.2).
+        r.held, r.held_known, r.empty_reach, r.bounce_ok = card, card is not None, False, False
         return False
 
     def _draw_from_deck(self, e: TableEvent, r: _RoundTrack, name: str) -> None:
