@@ -375,6 +375,7 @@ class GnomingReferee(Referee):
         player's turn (held card, source, positions filled) is theirs to finish (§5.2)."""
         if source == "deck":
             state = (r.held, r.held_known, r.empty_reach)
+            r.empty_reach = False
             self._draw_from_deck(e, r, self.seats[p])
             took = not r.empty_reach
             r.held, r.held_known, r.empty_reach = state
