@@ -70,3 +70,20 @@ def test_the_first_player_breach_names_the_seat_that_started(tmp_path: Path) -> 
     events[0] = {**events[0], "first": "Bob"}
     report = replay(tmp_path, events, options={"youngest_seat": 0})
     assert [(i.kind, i.seat) for i in report.infractions] == [("first_player", "Bob")]
+
+
+def test_a_draw_out_of_turn_while_the_player_reaches_for_an_empty_pile(tmp_path: Path) -> None:
+    """§5.1: Ana empties A on her first turn (she keeps its 3; the Hazard that comes out leaves the
+    game, §5.3, as does the Hazard Bob draws and passes). On her next turn she reaches for the
+    empty A and takes nothing (`empty_pile`);
+    Bob meanwhile draws out of turn and lays that card on B again: one `out_of_turn`, ending no
+    turn. Ana's draw from the draw pile is then her turn's one card, and her discard must restart
+    A (§5.3)."""
+    events = opening(["Ana", "Bob"]) + [
+        _draw("Ana", "A", "G3"), _keep("Ana", "13", "G3", "HAZARD"),
+        {"type": "discard", "seat": "Ana", "card": "HAZARD"}, _draw("Bob"),
+        {"type": "discard", "seat": "Bob", "card": "HAZARD"},
+        _draw("Ana", "A"), _draw("Bob"), _discard("Bob", "G6", "B"), _draw("Ana"),
+        _keep("Ana", "21", "G4", "G-1"), _discard("Ana", "G-1", "A")] + pass_turn("Bob")
+    report = replay(tmp_path, events, seats=["Ana", "Bob"])
+    assert [(i.kind, i.seat) for i in report.infractions] == [("empty_pile", "Ana"), ("out_of_turn", "Bob")]
