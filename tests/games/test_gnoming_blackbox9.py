@@ -1,6 +1,6 @@
 """Ninth round of black-box checks of ``kiosk replay`` on Gnoming A Round table logs, written
 from ``rules/gnoming.md`` and ``docs/table-log.md`` alone, sentence by sentence: what a breach
-leaves of the turn it interrupts (§5.1, §5.2, §9)."""
+leaves of the turn it interrupts (§5.1, §5.2, §9), and whose breach a wrong first player is (§4.6)."""
 
 from __future__ import annotations
 
