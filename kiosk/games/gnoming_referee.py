@@ -101,6 +101,8 @@ class _RoundTrack:
     """Seats that have finished a turn this round."""
     empty_reach: bool = False
     """The player's last draw found its pile empty, so no card was taken (§5.1)."""
+    stray: dict[int, tuple[str, GnomeCard | None]] = field(default_factory=dict)
+    """Cards drawn out of turn while the player held theirs: seat -> (source, card if seen)."""
 
 
 class GnomingReferee(Referee):
@@ -133,8 +135,9 @@ class GnomingReferee(Referee):
     def _rule(self, e: TableEvent, kind: str, text: str, seats: Sequence[str] = (), **data: Any) -> None:
         self.rulings.append(Ruling(e.t_ns, kind, text, tuple(seats), data))
 
-    def _infraction(self, e: TableEvent, kind: str, text: str) -> None:
-        self.infractions.append(Infraction(e.t_ns, kind, text, e.seat, e.line))
+    def _infraction(self, e: TableEvent, kind: str, text: str, seat: str | None = None) -> None:
+        # ``seat`` names whose breach it is when the event itself names no seat (a round_start).
+        self.infractions.append(Infraction(e.t_ns, kind, text, e.seat if seat is None else seat, e.line))
 
     def _card(self, e: TableEvent, key: str) -> GnomeCard:
         value = e.require(key)
@@ -221,7 +224,8 @@ class GnomingReferee(Referee):
         entry = number == 1 and not self.youngest_entered
         if e.get("first") is not None and not entry and first != self._first_player(number):
             self._infraction(e, "first_player", f"{self.seats[first]} starts, but under first_player = "
-                             f"{self.opts.first_player} {self.seats[self._first_player(number)]} should")
+                             f"{self.opts.first_player} {self.seats[self._first_player(number)]} should",
+                             seat=self.seats[first])
         self.firsts.append(first)
         self.round = _RoundTrack(number, first, first, {"A": [a], "B": [b]}, [[None] * 9 for _ in self.seats],
                                  deck, opened=[0] * self.k)
@@ -339,7 +343,10 @@ class GnomingReferee(Referee):
             # player still holds a card is that seat playing out of turn.
             self._infraction(e, "out_of_turn", f"{name} drew out of turn; {self.seats[r.player]} "
                              "is still holding a card")
-        elif r.stage == "place" and not r.empty_reach:
+            self._draw_stray(e, r, p, source)
+            return
+        r.stray.pop(p, None)
+        if r.stage == "place" and not r.empty_reach:
             # A draw from an empty pile took no card (empty_pile), so the draw that follows it is
             # the turn's one card (§5.1), not a second card drawn (§9).
             self._infraction(e, "two_draws", f"{name} drew again before discarding")
@@ -362,6 +369,44 @@ class GnomingReferee(Referee):
         if pile:
             pile.pop()
         r.held, r.held_known = card, card is not None
+
+    def _draw_stray(self, e: TableEvent, r: _RoundTrack, p: int, source: str) -> None:
+        """A card taken out of turn while the player holds theirs: it leaves its pile, but the
+        player's turn (held card, source, positions filled) is theirs to finish (§5.2)."""
+        if source == "deck":
+            state = (r.held, r.held_known, r.empty_reach)
+            r.empty_reach = False
+            self._draw_from_deck(e, r, self.seats[p])
+            took = not r.empty_reach
+            r.held, r.held_known, r.empty_reach = state
+            if took:
+                r.stray[p] = (source, None)
+            return
+        pile = r.piles[source]
+        card = self._card(e, "card") if "card" in e.data else (pile[-1] if pile else None)
+        if not pile:
+            self._infraction(e, "empty_pile", f"{self.seats[p]} drew from pile {source}, which is empty")
+            return
+        if card != pile[-1]:
+            self._infraction(e, "misread", f"{self.seats[p]} drew {card} from pile {source}, whose top was "
+                             f"{pile[-1]}")
+        pile.pop()
+        r.stray[p] = (source, card)
+
+    def _take_stray(self, r: _RoundTrack, p: int) -> bool:
+        """A seat that drew out of turn and now plays that card: on its own turn it is the turn's
+        draw (the breach was ruled at the draw); out of turn it is laid down again. True when the
+        card is laid down out of turn, which ends no one's turn."""
+        if p not in r.stray:
+            return False
+        if p != r.player or r.stage != "draw":
+            return True
+        source, card = r.stray.pop(p)
+        r.stage, r.source, r.filled, r.kept = "place", source, [], False
+        # A card that came out of the grid during the out-of-turn play was not tested for a bounce
+        # on this turn, so keeping it again is no bounce the rules allow (§5.2).
+        r.held, r.held_known, r.empty_reach, r.bounce_ok = card, card is not None, False, False
+        return False
 
     def _draw_from_deck(self, e: TableEvent, r: _RoundTrack, name: str) -> None:
         if r.deck == 0:
@@ -393,6 +438,19 @@ class GnomingReferee(Referee):
         if owner != p:
             self._infraction(e, "wrong_grid", f"{name} placed {card.display()} in {self.seats[owner]}'s "
                              "grid: take it back; a card is kept only in the player's own grid")
+            return
+        if self._take_stray(r, p):
+            # The card drawn out of turn goes into the seat's grid, still out of turn (the draw was
+            # the breach): the card that comes out is now the one it holds, and the player whose
+            # turn it is still holds their own card.
+            seen = r.stray[p][1]
+            if seen is not None and seen != card:
+                self._infraction(e, "misread", f"{name} placed {card.display()} but was holding {seen}")
+            if r.grids[p][pos] is not None:
+                self._see(e, r, p, pos, out)
+            r.grids[p][pos] = card
+            r.revealed.pop(p, None)
+            r.stray[p] = ("bounce", out)
             return
         if r.stage != "place" or p != r.player:
             self._infraction(e, "out_of_turn", f"{name} placed a card without drawing on their turn")
@@ -429,6 +487,17 @@ class GnomingReferee(Referee):
         pile = e.get("pile")
         if r.stage in ("reveal", "scored"):
             self._infraction(e, "round_over", f"{name} discarded after the round was over")
+            return
+        if self._take_stray(r, p):
+            # A card drawn out of turn laid down again: the draw was the breach (out_of_turn), and
+            # the player whose turn it is still holds their own card, so no one's turn ends here.
+            seen = r.stray.pop(p)[1]
+            if seen is not None and seen != card:
+                self._infraction(e, "misread", f"{name} discarded {card.display()} but was holding {seen}")
+            if pile in ("A", "B") and not (card.is_hazard and self.opts.hazard_on_discard == "remove"):
+                r.piles[pile].append(card)
+            elif not card.is_hazard:
+                raise InvalidActionError(f"'discard' of {card} needs 'pile': 'A' or 'B'", input=repr(pile))
             return
         if r.stage != "place" or p != r.player:
             self._infraction(e, "out_of_turn", f"{name} discarded without drawing on their turn")
