@@ -106,7 +106,11 @@ class _DealRecord:
         self.auditor: TrickAuditor | None = None
         self.reshow: dict[int, Card] = {}
         """The cards of a trick collected short, by seat: the table shows the trick again
-        (docs/table-log.md, ``collect``), and these may be seen a second time."""
+        (docs/table-log.md, ``collect``), and these may be seen a second time, in any order: the
+        missing cards may complete the trick before the others are logged again, so the trick's
+        cards stay here until a card of a later trick is played."""
+        self.reshow_trick = 0
+        """The number of the trick collected short (``reshow``)."""
         if isinstance(deal, TrickDeal) and not deal.is_trump_deal:
             self.auditor = TrickAuditor(N_SEATS, deal.first_player(dealer), names=names)
         # Fan Tan
@@ -404,6 +408,13 @@ class KierkiReferee(Referee):
         seat = self.seat_index(event.seat)
         card = self._card(event, event.require("card"))
         rec = self._active(event)
+        if rec.reshow.get(seat) == card:
+            # A short trick shown again in full repeats the cards already seen in it (§13.5):
+            # they are in the trick already, neither out of turn nor seen twice, even once the
+            # missing card has completed it (and perhaps ended the deal).
+            del rec.reshow[seat]
+            return [self._rule(event, "reshow", f"{self._name(seat)}: {card} seen again "
+                               f"(already in trick {rec.reshow_trick})", (seat,))]
         if rec.ended and rec.stopped:
             # §12 stop_when_penalties_exhausted: a table that plays the rest out shows those cards.
             rec.played[seat] += 1
@@ -427,12 +438,6 @@ class KierkiReferee(Referee):
         auditor = rec.auditor
         trick = auditor.history.current
         number = auditor.trick_number
-        if rec.reshow.get(seat) == card:
-            # A short trick shown again in full repeats the cards already seen in it (§13.5):
-            # they are in the trick already, neither out of turn nor seen twice.
-            del rec.reshow[seat]
-            return [self._rule(event, "reshow", f"{self._name(seat)}: {card} seen again "
-                               f"(already in trick {number})", (seat,))]
         outcome = auditor.play(seat, card)
         rulings: list[Ruling] = []
         if not outcome.accepted:
@@ -441,6 +446,11 @@ class KierkiReferee(Referee):
             text = f"{self._name(seat)}: take back {card} (out of turn)"
             return [self._rule(event, "refused", text, (seat,))]
         rec.played[seat] += 1
+        if rec.reshow:
+            if number == rec.reshow_trick:
+                rec.reshow[seat] = card  # a missing card of the trick shown again: it may be logged again
+            else:
+                rec.reshow.clear()  # a later trick has begun: the short trick is shown
         claims = auditor.claims
         name = self._name(seat)
         if not trick.plays:
@@ -473,8 +483,6 @@ class KierkiReferee(Referee):
             rec.hearts_played = True
         for p in outcome.problems:
             rulings.extend(self._problem(event, rec, p))
-        if outcome.completed is not None:
-            rec.reshow.clear()
         if outcome.completed is not None and not rec.void:
             done = outcome.completed
             score = deal.trick_score(done, number)
@@ -666,6 +674,7 @@ class KierkiReferee(Referee):
         problem = rec.auditor.collect()
         if problem is not None:
             rec.reshow = dict(rec.auditor.history.current.plays)
+            rec.reshow_trick = problem.trick
             self._flag(event, problem.kind, problem.text, None)
             return [self._rule(event, "reshow", f"show trick {problem.trick} again: "
                                f"{len(rec.auditor.history.current)} of 4 cards were seen")]
