@@ -243,6 +243,12 @@ class KierkiReferee(Referee):
         names_next = has_next and number is not None and number == self.deals[self.deal_index + 1].number
         # Likewise another seat dealing with this deal's number deals it again (out of turn).
         names_this = number is not None and number == self.deals[self.deal_index].number
+        # Before the first card an unnumbered deal is this deal dealt again (a misdeal, §4), but one
+        # numbering the next deal moves on to it all the same: the log says which deal it is, and
+        # docs/table-log.md makes a number an error only when it is neither this deal's nor the
+        # next one's. The deal left behind is closed unfinished, like one with tricks seen.
+        if in_play and not abandon and names_next:
+            abandon = True
         moves_on = rec is not None and abandon and ((dealer != rec.dealer and not names_this) or names_next)
         # The last deal has no next deal to move on to: another seat dealing during it deals it
         # again (a breach at the table: the wrong dealer, an unfinished deal), not a deal after
@@ -314,8 +320,9 @@ class KierkiReferee(Referee):
         otherwise the deal is scored from what was seen, which its fixed total then shows to be
         incomplete."""
         deal = rec.deal
-        if rec.auditor is not None:
-            done = len(rec.auditor.history.completed)
+        if not isinstance(deal, FanTanDeal):
+            # A trump deal left before its trumps were named has no trick (no auditor) yet.
+            done = len(rec.auditor.history.completed) if rec.auditor is not None else 0
             seen = f"after {done} of 13 tricks ({rec.cards_played} cards seen)"
         else:
             seen = f"at turn {rec.turn_number}, with {len(rec.out)} player(s) out"
