@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.games.test_kierki_blackbox import SEATS, Log, kinds, spec_tricks
+from tests.games.test_kierki_blackbox6 import fan_tan_events, with_fan_tan
 
 
 def test_a_deal_numbering_the_next_deal_before_any_card_is_played(
@@ -58,3 +59,57 @@ def test_the_dealer_rotation_logged_deal_by_deal_without_play(
     assert [i["text"].split(":")[0] for i in report["infractions"]] == [
         "deal 8 was left unfinished after 0 of 13 tricks (0 cards seen)",
         "deal 8 (trumps) scores add up to 0, but every such deal totals 325"]
+
+
+# A Fan Tan deal (dealer W, N starts) in which S keeps 4S: once it is S's only card that fits,
+# S passes instead of playing it (turns 47, 51, 55 and 59), so S still holds it at the end.
+_FAN_TAN_KEEPING_4S = (
+    "N:7D E:6D S:7C W:8D N:pass E:5D S:8C W:7H N:4D E:6C S:6H W:5C N:3D E:5H S:4C W:8H N:2D E:pass "
+    "S:9C W:9H N:3C E:10H S:7S W:10C N:4H E:2C S:9D W:8S N:6S E:3H S:JH W:pass N:5S E:QH S:2H W:pass "
+    "N:KH E:9S S:10D W:10S N:pass E:JD S:JC W:QC N:KC E:QD S:pass W:JS N:KD E:AH S:pass W:AC N:QS "
+    "E:pass S:pass W:AD N:pass E:pass S:pass W:KS N:AS")
+
+
+def _to_fan_tan(options: dict[str, object]) -> Log:
+    """Deals 1 to 11 of the worked match (§14), then deal 12 played as above (W out first, N
+    second): E shows 2S and S shows 3S 4S."""
+    log = Log(options)
+    for k in range(1, 12):
+        dealer = SEATS[(k - 1) % 4]
+        log.ev("deal", seat=dealer, deal=k)
+        if k >= 8:
+            log.ev("trump", seat=dealer, suit="C" if k == 11 else "H")
+        log.tricks(spec_tricks(k))
+    log.ev("deal", seat="W", deal=12)
+    for turn in _FAN_TAN_KEEPING_4S.split():
+        seat, card = turn.split(":")
+        log.ev("pass", seat=seat) if card == "pass" else log.ev("play", seat=seat, card=card)
+    return log.ev("reveal", seat="E", cards=["2S"]).ev("reveal", seat="S", cards=["3S", "4S"])
+
+
+def test_an_illegal_pass_proven_at_the_reveal_under_replay_deal_reopens_the_match(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """kierki.md §11 and §12 ``revoke_policy = replay_deal`` ("the deal's scores are discarded and
+    the same dealer deals it again"), §13.3 (the two players left show their cards at the end of
+    Fan Tan and every stored pass is checked against them) and docs/table-log.md (the ruling that
+    ends the game agrees with ``finished``; a change that undoes the end drops it). S's reveal
+    proves its passes illegal, so deal 12 is discarded and dealt again: the match is not over,
+    and the match_end announced when N went out is taken back. Once the redeal ends, the match
+    ends once."""
+    report = _to_fan_tan({"revoke_policy": "replay_deal"}).replay(tmp_path, capsys)
+    assert kinds(report) == ["illegal_pass"] * 4
+    assert not report["finished"] and report["winners"] == [] and len(report["hands"]) == 11
+    assert [r for r in report["rulings"] if r["kind"] == "match_end"] == []
+    assert any(r["kind"] == "replay_deal" for r in report["rulings"])
+    # W deals it again, and it is played as in §14.12 (E shows KD, S shows AD).
+    log = with_fan_tan(_to_fan_tan({"revoke_policy": "replay_deal"}).ev("deal", seat="W", deal=12),
+                       fan_tan_events())
+    report = log.replay(tmp_path, capsys)
+    assert report["finished"] and report["winners"] == ["W"]
+    assert report["hands"][11] == {"N": 500, "E": 0, "S": 0, "W": 800}
+    assert [r["text"] for r in report["rulings"] if r["kind"] == "match_end"] == [
+        "match over: 1. W (+310), 2. E (+65), 3. N (-165), 4. S (-210)"]
+    # Under the default flag_only the breach is flagged and the match stays over.
+    report = _to_fan_tan({}).replay(tmp_path, capsys)
+    assert kinds(report) == ["illegal_pass"] * 4 and report["finished"]
+    assert len([r for r in report["rulings"] if r["kind"] == "match_end"]) == 1

@@ -157,6 +157,9 @@ class KierkiReferee(Referee):
         self.rulings: list[Ruling] = []
         self.infractions: list[Infraction] = []
         self.finished = False
+        self.match_end: list[Ruling | Infraction] = []
+        """What the end of the match announced (its ruling and the checks it flagged): taken back
+        if the last deal is discarded after it ended (``revoke_policy = replay_deal``)."""
 
     def _name(self, seat: int) -> str:
         return self.seats[seat]
@@ -595,6 +598,13 @@ class KierkiReferee(Referee):
             # Posted already (a deal stopped early, or Fan Tan): take the scores back.
             self.results.pop(rec.deal.number - 1, None)
             self.deal_index = rec.deal.number - 1
+            if self.finished:
+                # The last deal is dealt again, so the match is not over (§10: it ends when the
+                # second player runs out in deal 12): the end announced is taken back, as the
+                # report's end ruling agrees with ``finished``; the redeal's end announces it.
+                self.rulings = [r for r in self.rulings if not any(r is m for m in self.match_end)]
+                self.infractions = [i for i in self.infractions if not any(i is m for m in self.match_end)]
+                self.match_end = []
             self.finished = False
         return [self._rule(event, "replay_deal", f"deal {rec.deal.number} is discarded (revoke_policy "
                            f"replay_deal): {self._name(rec.dealer)} deals it again", (rec.dealer,))]
@@ -646,6 +656,7 @@ class KierkiReferee(Referee):
         return {i: tuple(r) for i, r in rows.items()}
 
     def _end_match(self, event: TableEvent) -> list[Ruling]:
+        checked = len(self.infractions)
         results = self._corrected_results(event)
         sheet = [results[i] for i in sorted(results)]
         first = sum(sum(r) for i, r in results.items() if i < 7)
@@ -659,7 +670,9 @@ class KierkiReferee(Referee):
             self._flag(event, "misread", f"the final scores add up to {total}, not 0", None)
         totals = [sum(r[s] for r in sheet) for s in range(N_SEATS)]
         places = ", ".join(f"{p}. {self._name(s)} ({_signed(v)})" for p, s, v in standings(totals))
-        return [self._rule(event, "match_end", f"match over: {places}", range(N_SEATS))]
+        ruling = self._rule(event, "match_end", f"match over: {places}", range(N_SEATS))
+        self.match_end = [ruling, *self.infractions[checked:]]
+        return [ruling]
 
     def _on_collect(self, event: TableEvent) -> list[Ruling]:
         rec = self._active(event)
