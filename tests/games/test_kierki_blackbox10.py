@@ -5,6 +5,7 @@ test here failed on the referee before the fix it names."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,3 +114,35 @@ def test_an_illegal_pass_proven_at_the_reveal_under_replay_deal_reopens_the_matc
     report = _to_fan_tan({}).replay(tmp_path, capsys)
     assert kinds(report) == ["illegal_pass"] * 4 and report["finished"]
     assert len([r for r in report["rulings"] if r["kind"] == "match_end"]) == 1
+
+
+def test_a_misdeal_in_a_trump_deal_after_the_trumps_are_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """kierki.md §4 (a misdeal before the first card: the same dealer deals again, the deal number
+    does not advance) and docs/table-log.md (``misdeal``: the event stands for the new deal, and
+    play may follow at once; a ``deal`` event by the same dealer may also log it). In deal 8 W
+    names hearts, the deal is found faulty and dealt again, and play follows without a second
+    ``trump`` event: the trumps named stand until named again (the kiosk's only input, §13.4), so
+    §14.8 is refereed as usual instead of stopping the replay. Trumps named again after the
+    redeal are named, not changed."""
+    def before() -> Log:
+        log = Log()
+        for k in range(1, 8):
+            log.ev("deal", seat=SEATS[(k - 1) % 4], deal=k).tricks(spec_tricks(k))
+        return log.ev("deal", seat="W", deal=8).ev("trump", seat="W", suit="H")
+    deal8 = {"N": 50, "E": 75, "S": 25, "W": 175}
+    redeals: list[list[tuple[str, dict[str, Any]]]] = [
+        [("misdeal", {"seat": "W"})], [("deal", {"seat": "W", "deal": 8})],
+        [("misdeal", {"seat": "W"}), ("deal", {"seat": "W", "deal": 8})]]
+    for redeal in redeals:
+        log = before()
+        for kind, fields in redeal:
+            log.ev(kind, **fields)
+        report = log.tricks(spec_tricks(8)).replay(tmp_path, capsys)
+        assert report["infractions"] == [] and report["hands"][7] == deal8
+        assert report["extra"]["deals"][7]["trump"] == "H"
+    report = before().ev("misdeal", seat="W").ev("trump", seat="W", suit="H").tricks(
+        spec_tricks(8)).replay(tmp_path, capsys)
+    assert report["infractions"] == [] and report["hands"][7] == deal8
+    assert [r["text"] for r in report["rulings"] if r["kind"] == "trump"] == [
+        "W names hearts as trumps", "W names hearts as trumps"]

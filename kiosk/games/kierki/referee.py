@@ -79,6 +79,9 @@ class _DealRecord:
         self.trump: Suit | None = None
         self.trump_by_chooser = False
         """The trumps were named by the seat that names them (not only by another seat)."""
+        self.trump_carried = False
+        """The trumps are those named before this deal was dealt again (misdeal): they stand
+        until named again, and naming them then is naming, not a change."""
         self.scores = [0] * N_SEATS
         self.hearts_played = False
         self.ended = False
@@ -295,6 +298,8 @@ class KierkiReferee(Referee):
         self.deal_info[self.deal_index] = {
             "deal": deal.number, "name": deal.name, "dealer": self._name(dealer)
         }
+        if redeal and rec is not None:
+            self._carry_trumps(rec, new)
         if isinstance(deal, TrumpDeal):
             who = f"{self._name(deal.chooser(dealer))} names trumps and leads"
         elif isinstance(deal, FanTanDeal):
@@ -316,6 +321,19 @@ class KierkiReferee(Referee):
             rec.layout = Layout.new(start=start, ace_high=opts.fan_tan_ace == "high")
             rec.opening = opts.opening_card
         return rec
+
+    def _carry_trumps(self, old: _DealRecord, new: _DealRecord) -> None:
+        """A trump deal dealt again by its dealer (misdeal, §4): the trumps named for it stand until they are
+        named again. The kiosk's only input for them is the naming (§13.4), and docs/table-log.md
+        lets play follow a misdeal at once, so a redeal without a new naming keeps them."""
+        deal = new.deal
+        if old.trump is None or not isinstance(deal, TrumpDeal) or new.dealer != old.dealer:
+            return  # another seat dealing deals a new hand to a new chooser (§4): no trumps yet
+        new.trump = old.trump
+        new.trump_by_chooser = old.trump_by_chooser
+        new.trump_carried = True
+        new.auditor = TrickAuditor(N_SEATS, deal.first_player(new.dealer), names=self.seats, trump=old.trump)
+        self.deal_info[self.deal_index]["trump"] = old.trump.letter
 
     def _abandon(self, event: TableEvent, rec: _DealRecord, *, moves_on: bool) -> list[Ruling]:
         """A new deal while ``rec`` is unfinished: unless the table ``moves_on`` to the next deal
@@ -356,6 +374,7 @@ class KierkiReferee(Referee):
         # The misdeal stands for the new deal (§4: same dealer, same number), so play may follow it
         # at once, as in docs/table-log.md; a 'deal' event by the same dealer may still log it.
         self.record = self._new_record(rec.deal, rec.dealer)
+        self._carry_trumps(rec, self.record)
         text = f"misdeal: {self._name(rec.dealer)} deals deal {rec.deal.number} again"
         return [self._rule(event, "misdeal", text, (rec.dealer,))]
 
@@ -403,7 +422,8 @@ class KierkiReferee(Referee):
                                    f"trumps stay {suit_name(rec.trump)}, as "
                                    f"{self._name(chooser)} named them", (seat,))]
         rec.trump_by_chooser = seat == chooser
-        changed = rec.trump is not None
+        changed = rec.trump is not None and not rec.trump_carried
+        rec.trump_carried = False
         rec.trump = suit
         rec.auditor = TrickAuditor(N_SEATS, deal.first_player(rec.dealer), names=self.seats, trump=suit)
         self.deal_info[self.deal_index]["trump"] = suit.letter
