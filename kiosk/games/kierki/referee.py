@@ -79,6 +79,9 @@ class _DealRecord:
         self.trump: Suit | None = None
         self.trump_by_chooser = False
         """The trumps were named by the seat that names them (not only by another seat)."""
+        self.trump_carried = False
+        """The trumps are those named before this deal was dealt again (misdeal): they stand
+        until named again, and naming them then is naming, not a change."""
         self.scores = [0] * N_SEATS
         self.hearts_played = False
         self.ended = False
@@ -161,6 +164,9 @@ class KierkiReferee(Referee):
         self.rulings: list[Ruling] = []
         self.infractions: list[Infraction] = []
         self.finished = False
+        self.match_end: list[Ruling | Infraction] = []
+        """What the end of the match announced (its ruling and the checks it flagged): taken back
+        if the last deal is discarded after it ended (``revoke_policy = replay_deal``)."""
 
     def _name(self, seat: int) -> str:
         return self.seats[seat]
@@ -247,6 +253,12 @@ class KierkiReferee(Referee):
         names_next = has_next and number is not None and number == self.deals[self.deal_index + 1].number
         # Likewise another seat dealing with this deal's number deals it again (out of turn).
         names_this = number is not None and number == self.deals[self.deal_index].number
+        # Before the first card an unnumbered deal is this deal dealt again (a misdeal, §4), but one
+        # numbering the next deal moves on to it all the same: the log says which deal it is, and
+        # docs/table-log.md makes a number an error only when it is neither this deal's nor the
+        # next one's. The deal left behind is closed unfinished, like one with tricks seen.
+        if in_play and not abandon and names_next:
+            abandon = True
         moves_on = rec is not None and abandon and ((dealer != rec.dealer and not names_this) or names_next)
         # The last deal has no next deal to move on to: another seat dealing during it deals it
         # again (a breach at the table: the wrong dealer, an unfinished deal), not a deal after
@@ -290,6 +302,8 @@ class KierkiReferee(Referee):
         self.deal_info[self.deal_index] = {
             "deal": deal.number, "name": deal.name, "dealer": self._name(dealer)
         }
+        if redeal and rec is not None:
+            self._carry_trumps(rec, new)
         if isinstance(deal, TrumpDeal):
             who = f"{self._name(deal.chooser(dealer))} names trumps and leads"
         elif isinstance(deal, FanTanDeal):
@@ -312,14 +326,28 @@ class KierkiReferee(Referee):
             rec.opening = opts.opening_card
         return rec
 
+    def _carry_trumps(self, old: _DealRecord, new: _DealRecord) -> None:
+        """A trump deal dealt again by its dealer (misdeal, §4): the trumps named for it stand until they are
+        named again. The kiosk's only input for them is the naming (§13.4), and docs/table-log.md
+        lets play follow a misdeal at once, so a redeal without a new naming keeps them."""
+        deal = new.deal
+        if old.trump is None or not isinstance(deal, TrumpDeal) or new.dealer != old.dealer:
+            return  # another seat dealing deals a new hand to a new chooser (§4): no trumps yet
+        new.trump = old.trump
+        new.trump_by_chooser = old.trump_by_chooser
+        new.trump_carried = True
+        new.auditor = TrickAuditor(N_SEATS, deal.first_player(new.dealer), names=self.seats, trump=old.trump)
+        self.deal_info[self.deal_index]["trump"] = old.trump.letter
+
     def _abandon(self, event: TableEvent, rec: _DealRecord, *, moves_on: bool) -> list[Ruling]:
         """A new deal while ``rec`` is unfinished: unless the table ``moves_on`` to the next deal
         (another seat deals, or the event numbers the next deal) it is dealt again (discarded);
         otherwise the deal is scored from what was seen, which its fixed total then shows to be
         incomplete."""
         deal = rec.deal
-        if rec.auditor is not None:
-            done = len(rec.auditor.history.completed)
+        if not isinstance(deal, FanTanDeal):
+            # A trump deal left before its trumps were named has no trick (no auditor) yet.
+            done = len(rec.auditor.history.completed) if rec.auditor is not None else 0
             seen = f"after {done} of 13 tricks ({rec.cards_played} cards seen)"
         else:
             seen = f"at turn {rec.turn_number}, with {len(rec.out)} player(s) out"
@@ -350,6 +378,7 @@ class KierkiReferee(Referee):
         # The misdeal stands for the new deal (§4: same dealer, same number), so play may follow it
         # at once, as in docs/table-log.md; a 'deal' event by the same dealer may still log it.
         self.record = self._new_record(rec.deal, rec.dealer)
+        self._carry_trumps(rec, self.record)
         text = f"misdeal: {self._name(rec.dealer)} deals deal {rec.deal.number} again"
         return [self._rule(event, "misdeal", text, (rec.dealer,))]
 
@@ -397,7 +426,8 @@ class KierkiReferee(Referee):
                                    f"trumps stay {suit_name(rec.trump)}, as "
                                    f"{self._name(chooser)} named them", (seat,))]
         rec.trump_by_chooser = seat == chooser
-        changed = rec.trump is not None
+        changed = rec.trump is not None and not rec.trump_carried
+        rec.trump_carried = False
         rec.trump = suit
         rec.auditor = TrickAuditor(N_SEATS, deal.first_player(rec.dealer), names=self.seats, trump=suit)
         self.deal_info[self.deal_index]["trump"] = suit.letter
@@ -596,6 +626,13 @@ class KierkiReferee(Referee):
             # Posted already (a deal stopped early, or Fan Tan): take the scores back.
             self.results.pop(rec.deal.number - 1, None)
             self.deal_index = rec.deal.number - 1
+            if self.finished:
+                # The last deal is dealt again, so the match is not over (§10: it ends when the
+                # second player runs out in deal 12): the end announced is taken back, as the
+                # report's end ruling agrees with ``finished``; the redeal's end announces it.
+                self.rulings = [r for r in self.rulings if not any(r is m for m in self.match_end)]
+                self.infractions = [i for i in self.infractions if not any(i is m for m in self.match_end)]
+                self.match_end = []
             self.finished = False
         return [self._rule(event, "replay_deal", f"deal {rec.deal.number} is discarded (revoke_policy "
                            f"replay_deal): {self._name(rec.dealer)} deals it again", (rec.dealer,))]
@@ -647,6 +684,7 @@ class KierkiReferee(Referee):
         return {i: tuple(r) for i, r in rows.items()}
 
     def _end_match(self, event: TableEvent) -> list[Ruling]:
+        checked = len(self.infractions)
         results = self._corrected_results(event)
         sheet = [results[i] for i in sorted(results)]
         first = sum(sum(r) for i, r in results.items() if i < 7)
@@ -660,7 +698,9 @@ class KierkiReferee(Referee):
             self._flag(event, "misread", f"the final scores add up to {total}, not 0", None)
         totals = [sum(r[s] for r in sheet) for s in range(N_SEATS)]
         places = ", ".join(f"{p}. {self._name(s)} ({_signed(v)})" for p, s, v in standings(totals))
-        return [self._rule(event, "match_end", f"match over: {places}", range(N_SEATS))]
+        ruling = self._rule(event, "match_end", f"match over: {places}", range(N_SEATS))
+        self.match_end = [ruling, *self.infractions[checked:]]
+        return [ruling]
 
     def _on_collect(self, event: TableEvent) -> list[Ruling]:
         rec = self._active(event)
