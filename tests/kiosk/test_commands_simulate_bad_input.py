@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,19 @@ def test_out_under_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert status == 2 and "cannot make this folder" in err and "Traceback" not in err
 
 
+@pytest.fixture
+def ctrl_c_reaches_python() -> Iterator[None]:
+    """Ctrl-C as at a terminal: Python's own SIGINT handler installed. A shell that starts the suite in
+    the background (``pytest &`` without job control) hands it SIGINT ignored, and Python keeps that,
+    so ``kiosk simulate`` rightly leaves the signal alone and a raised SIGINT does nothing."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.usefixtures("ctrl_c_reaches_python")
 def test_ctrl_c_stops_at_a_whole_frame_and_still_writes_the_table_and_truth(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
