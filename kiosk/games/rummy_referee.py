@@ -79,6 +79,7 @@ class _HandTrack:
     in_final_round: bool = False
     drawers: list[int] = field(default_factory=list)
     drew: list[str] = field(default_factory=list)
+    """Per seat this round: "" (no draw yet), "pool", "pile", or "empty" (reached for an empty pile)."""
     held: list[bool] = field(default_factory=list)
     discarded: list[bool] = field(default_factory=list)
     claimed: list[bool] = field(default_factory=list)
@@ -87,6 +88,8 @@ class _HandTrack:
     shows: dict[int, tuple[int, Arrangement | None]] = field(default_factory=dict)
     empty_final_calls: list[str] = field(default_factory=list)
     """The calls of a final round nobody plays (every seat out), still welcome after scoring."""
+    empty_final_called: str = ""
+    """The last of those calls made (``draw`` or ``discard``): that final round is under way."""
     arrangements: dict[int, dict[str, object]] = field(default_factory=dict)
 
 
@@ -293,7 +296,7 @@ class RummyReferee(Referee):
         if h.phase == "scored" and h.empty_final_calls[:1] == [word]:
             # §6.3: the caller may still say "draw" and "discard" once more when every seat is
             # out; nobody plays that round and the hand is already scored.
-            h.empty_final_calls.pop(0)
+            h.empty_final_called = h.empty_final_calls.pop(0)
             self._rule(e, "call", f"final round: {word} (every seat is out)")
         elif word == "draw":
             self._call_draw(e, h)
@@ -383,14 +386,20 @@ class RummyReferee(Referee):
                                      input=repr(source))
         # A seat may take this round's card after a "discard" called too soon (already the
         # caller's early_call): the caller did say "draw", so that is not an early draw.
-        late = h.phase == "discard" and p in h.drawers and not h.drew[p] and not h.discarded[p]
-        if h.phase != "draw" and not late:
+        late = h.phase == "discard" and p in h.drawers and h.drew[p] in ("", "empty") and not h.discarded[p]
+        if h.phase == "scored" and h.empty_final_called == "draw" and h.out[p]:
+            # §6.3: the caller said "draw" for the final round every seat is out of; a matched
+            # seat takes no part in it (not an early draw: the call was made).
+            self._infraction(e, "not_in_round", f"{name} is out and may not draw in the final round")
+        elif h.phase != "draw" and not late:
             self._infraction(e, "early_draw", f"{name} drew before the caller said 'draw'")
         elif p not in h.drawers:
             self._infraction(e, "not_in_round", f"{name} is out and may not draw in the final round")
-        elif h.drew[p]:
+        elif h.drew[p] and h.drew[p] != "empty":
             self._infraction(e, "two_draws", f"{name} drew a second card this round")
-        h.drew[p] = h.drew[p] or ("pool" if source == "pool" else "pile")
+        reached = h.drew[p]
+        if reached in ("", "empty"):
+            h.drew[p] = "pool" if source == "pool" else "pile"
         if source == "pool":
             h.pool -= 1
             return
@@ -403,6 +412,9 @@ class RummyReferee(Referee):
         card = self._card(e, e.get("card"), "card") if "card" in e.data else (pile[-1] if pile else None)
         if card is None:
             self._infraction(e, "empty_pile", f"{name} took from {source}'s pile, which is empty")
+            # §6.1, §11: no card was taken, so a card the seat takes next is its one draw, not a
+            # second one ("empty": the seat has reached for a card, so a hold is not early).
+            h.drew[p] = reached or "empty"
             return
         if pile and pile[-1] == card:
             pile.pop()
@@ -427,6 +439,11 @@ class RummyReferee(Referee):
             # too soon (already the caller's early_call): it is not laid down before "draw".
             h.held[p] = True
             return
+        if h.phase == "scored" and h.empty_final_called == "draw" and h.out[p]:
+            # §6.3: the final round every seat is out of (see _on_draw).
+            self._infraction(e, "not_in_round", f"{self.seats[p]} is out: the hand stays frozen in the final "
+                             "round")
+            return
         if h.phase != "draw":
             self._infraction(e, "early_hold", f"{self.seats[p]} laid a discard down outside the draw")
             return
@@ -445,12 +462,15 @@ class RummyReferee(Referee):
         # §6.3: a seat out of the final round (its hand frozen) breaches it by turning up a card
         # whether its card is logged before or after the last player's discard, which ends it.
         frozen = h.in_final_round and h.phase in ("show", "scored") and p not in h.drawers and h.out[p]
-        if h.phase in ("draw", "window"):
+        # The same holds in the final round every seat is out of, once its "draw" is called; a
+        # card turned up before its "discard" is early as well, as in a round that is played.
+        empty_final = h.phase == "scored" and h.empty_final_called != "" and h.out[p]
+        if h.phase in ("draw", "window") or (empty_final and h.empty_final_called == "draw"):
             # §11: before any "discard" call (the setup window included) it is turned up early.
             self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
-        elif h.phase != "discard" and not frozen:
+        elif h.phase != "discard" and not frozen and not empty_final:
             self._infraction(e, "extra_discard", f"{name} discarded {card.display()} outside a round")
-        if (h.phase in ("draw", "discard") or frozen) and p not in h.drawers:
+        if empty_final or ((h.phase in ("draw", "discard") or frozen) and p not in h.drawers):
             self._infraction(e, "not_in_round", f"{name} is out: the hand stays frozen in the final round, "
                              f"so {card.display()} may not be discarded")
         elif h.phase in ("window", "draw", "discard") and h.discarded[p]:
@@ -618,8 +638,9 @@ class RummyReferee(Referee):
         if h.phase in ("show", "discard"):
             # After the final round's "discard" there is no window and no further call.
             return Cadence("show", False, (), (), False, False, False)
-        to_draw = tuple(p for p in h.drawers if not h.drew[p])
-        to_hold = tuple(p for p in h.drawers if h.drew[p] and not h.held[p])
+        # A seat that found the pile empty ("empty") took no card: it still has to draw.
+        to_draw = tuple(p for p in h.drawers if h.drew[p] in ("", "empty"))
+        to_hold = tuple(p for p in h.drawers if h.drew[p] not in ("", "empty") and not h.held[p])
         return Cadence("draw", h.in_final_round, to_draw, to_hold, False, not to_draw and not to_hold, False)
 
     def public_view(self) -> RummyTableView:
