@@ -638,8 +638,9 @@ class RummyReferee(Referee):
         if h.phase in ("show", "discard"):
             # After the final round's "discard" there is no window and no further call.
             return Cadence("show", False, (), (), False, False, False)
-        # A seat that found the pile empty ("empty") took no card: it still has to draw.
-        to_draw = tuple(p for p in h.drawers if h.drew[p] in ("", "empty"))
+        # A seat that found the pile empty ("empty") took no card: it still has to draw, unless
+        # it has laid its discard down all the same (it is not waited for then).
+        to_draw = tuple(p for p in h.drawers if not h.drew[p] or (h.drew[p] == "empty" and not h.held[p]))
         to_hold = tuple(p for p in h.drawers if h.drew[p] not in ("", "empty") and not h.held[p])
         return Cadence("draw", h.in_final_round, to_draw, to_hold, False, not to_draw and not to_hold, False)
 
