@@ -387,9 +387,9 @@ class RummyReferee(Referee):
         # A seat may take this round's card after a "discard" called too soon (already the
         # caller's early_call): the caller did say "draw", so that is not an early draw.
         late = h.phase == "discard" and p in h.drawers and h.drew[p] in ("", "empty") and not h.discarded[p]
-        if h.phase == "scored" and h.empty_final_called == "draw" and h.out[p]:
-            # §6.3: the caller said "draw" for the final round every seat is out of; a matched
-            # seat takes no part in it (not an early draw: the call was made).
+        if self._frozen_in_final(h, p):
+            # §6.3: the caller said "draw" for the final round (there is no round after it); a
+            # matched seat takes no part in it (not an early draw: the call was made).
             self._infraction(e, "not_in_round", f"{name} is out and may not draw in the final round")
         elif h.phase != "draw" and not late:
             self._infraction(e, "early_draw", f"{name} drew before the caller said 'draw'")
@@ -430,6 +430,16 @@ class RummyReferee(Referee):
                 pile.pop()
         h.taken[p].append(card)
 
+    def _frozen_in_final(self, h: _HandTrack, p: int) -> bool:
+        """True when seat ``p`` is out and the final round's "draw" has been called, with no
+        "draw" to come: once its "discard" is called (or the hand scored), or in the final round
+        every seat is out of. (Before that "discard" the draw phase itself rules on it.)"""
+        if not h.out[p] or (h.in_final_round and p in h.drawers):
+            return False
+        if h.in_final_round and h.phase in ("discard", "show", "scored"):
+            return True
+        return h.phase == "scored" and h.empty_final_called != ""
+
     def _on_hold(self, e: TableEvent) -> None:
         h = self._need_hand(e)
         p = self.seat_index(e.seat)
@@ -439,8 +449,8 @@ class RummyReferee(Referee):
             # too soon (already the caller's early_call): it is not laid down before "draw".
             h.held[p] = True
             return
-        if h.phase == "scored" and h.empty_final_called == "draw" and h.out[p]:
-            # §6.3: the final round every seat is out of (see _on_draw).
+        if self._frozen_in_final(h, p):
+            # §6.3: a matched seat lays nothing down in the final round (see _on_draw).
             self._infraction(e, "not_in_round", f"{self.seats[p]} is out: the hand stays frozen in the final "
                              "round")
             return
@@ -460,17 +470,17 @@ class RummyReferee(Referee):
         card = self._card(e, e.require("card"))
         name = self.seats[p]
         # §6.3: a seat out of the final round (its hand frozen) breaches it by turning up a card
-        # whether its card is logged before or after the last player's discard, which ends it.
-        frozen = h.in_final_round and h.phase in ("show", "scored") and p not in h.drawers and h.out[p]
-        # The same holds in the final round every seat is out of, once its "draw" is called; a
-        # card turned up before its "discard" is early as well, as in a round that is played.
-        empty_final = h.phase == "scored" and h.empty_final_called != "" and h.out[p]
-        if h.phase in ("draw", "window") or (empty_final and h.empty_final_called == "draw"):
+        # whether its card is logged before or after the last player's discard, which ends it,
+        # and in the final round every seat is out of, once its "draw" is called; a card turned
+        # up before that round's "discard" is early as well, as in a round that is played.
+        frozen = self._frozen_in_final(h, p)
+        empty_draw = h.phase == "scored" and h.empty_final_called == "draw" and h.out[p]
+        if h.phase in ("draw", "window") or empty_draw:
             # §11: before any "discard" call (the setup window included) it is turned up early.
             self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
-        elif h.phase != "discard" and not frozen and not empty_final:
+        elif h.phase != "discard" and not frozen:
             self._infraction(e, "extra_discard", f"{name} discarded {card.display()} outside a round")
-        if empty_final or ((h.phase in ("draw", "discard") or frozen) and p not in h.drawers):
+        if frozen or (h.phase in ("draw", "discard") and p not in h.drawers):
             self._infraction(e, "not_in_round", f"{name} is out: the hand stays frozen in the final round, "
                              f"so {card.display()} may not be discarded")
         elif h.phase in ("window", "draw", "discard") and h.discarded[p]:

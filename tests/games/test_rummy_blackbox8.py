@@ -64,3 +64,28 @@ def test_a_seat_that_finds_the_pile_empty_and_takes_from_the_pool_drew_once(tmp_
     report = _replay(tmp_path, ["Ana", "Ben"], ev, {"hands": [3], "start_pile_each_hand": False})
     assert _kinds(report) == [("empty_pile", "Ben")]
     assert report["hands"] == [{"Ana": 0, "Ben": 0}]
+
+
+@pytest.mark.parametrize("after_show", [False, True])
+def test_a_matched_seat_drawing_once_the_final_discard_is_called_is_not_in_round(
+        tmp_path: Path, after_show: bool) -> None:
+    """§6.3: the final round is one more "draw" and "discard", and only players who are not out
+    take part; there is no round after it. Ana matched; once the caller has said "discard" for
+    the final round (before Ben's discard is turned up, or once the hands are spread and
+    scored), she takes a pool card, lays a card down and turns it up. That is a matched seat
+    drawing in the final round (``not_in_round``, as her card turned up then is), not a draw
+    made "before the caller said 'draw'": no further "draw" will come."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "2S", "Ben": "9D"}},
+                                {"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]},
+                                {"type": "call", "call": "draw"},
+                                {"type": "draw", "seat": "Ben", "from": "pool"},
+                                {"type": "hold", "seat": "Ben"}, {"type": "call", "call": "discard"}]
+    ana: list[dict[str, Any]] = [{"type": "draw", "seat": "Ana", "from": "pool"},
+                                 {"type": "hold", "seat": "Ana"},
+                                 {"type": "discard", "seat": "Ana", "card": "2S"}]
+    ben: list[dict[str, Any]] = [{"type": "discard", "seat": "Ben", "card": "QC"},
+                                 {"type": "show", "seat": "Ben", "cards": ["7S", "7D", "3C"]}]
+    ev += ben + ana if after_show else ana + ben
+    report = _replay(tmp_path, ["Ana", "Ben"], ev, {"hands": [3, 4]})
+    assert _kinds(report) == [("not_in_round", "Ana")] * 3
+    assert report["hands"] == [{"Ana": 0, "Ben": 0}]
