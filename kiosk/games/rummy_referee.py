@@ -359,7 +359,7 @@ class RummyReferee(Referee):
     def _end_final_round(self, e: TableEvent, h: _HandTrack) -> None:
         """The final round is over: every seat that is scored spreads its hand (§6.3, §7)."""
         h.phase = "show"
-        self._rule(e, "final", "the final round is over: spread your hands face up to be scored")
+        self._rule(e, "final", _FINAL_TEXT)
         self._score_if_all_shown(e, h)
 
     def _score_if_all_shown(self, e: TableEvent, h: _HandTrack) -> None:
@@ -571,8 +571,11 @@ class RummyReferee(Referee):
                 self._infraction(e, "two_shows", f"{name} spread the hand twice; the first counts")
             return
         if h.phase == "discard" and h.in_final_round:
+            # A spread ends the final round even with a discard unseen (no_discard): as when the
+            # last discard ends it, the kiosk rules it over and asks every hand to be spread.
             self._close_discards(e, h)
             h.phase = "show"
+            self._rule(e, "final", _FINAL_TEXT)
         if h.phase != "show":
             # §6.3, §7: the hand scored is the one held after the final round; a spread made
             # before then (possibly with the drawn card still in it) does not count.
@@ -713,6 +716,9 @@ class RummyReferee(Referee):
             extra={"arrangements": [dict(a) for a in self.arrangements],
                    **({"caller": self.caller} if self.caller else {})},
         )
+
+
+_FINAL_TEXT = "the final round is over: spread your hands face up to be scored"
 
 
 def _game_end_text(won: Sequence[str]) -> str:

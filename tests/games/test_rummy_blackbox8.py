@@ -89,3 +89,27 @@ def test_a_matched_seat_drawing_once_the_final_discard_is_called_is_not_in_round
     report = _replay(tmp_path, ["Ana", "Ben"], ev, {"hands": [3, 4]})
     assert _kinds(report) == [("not_in_round", "Ana")] * 3
     assert report["hands"] == [{"Ana": 0, "Ben": 0}]
+
+
+def test_the_final_round_ends_with_the_final_ruling_when_a_spread_shows_a_discard_was_missed(
+        tmp_path: Path) -> None:
+    """§6.3, §11: after the final round's "discard" every hand is scored, and the kiosk asks each
+    player to spread the whole hand (the ``final`` ruling, docs/table-log.md). Cal's discard is
+    never seen turned up; Ben spreads his hand, which ends the final round (``no_discard`` names
+    Cal): the kiosk still rules that the final round is over, before Ben's spread is scored."""
+    seats = ["Ana", "Ben", "Cal"]
+    ev: list[dict[str, Any]] = [
+        {"type": "hand_start", "hand": 1, "piles": {"Ana": "2S", "Ben": "9D", "Cal": "4C"}},
+        {"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]},
+        {"type": "call", "call": "draw"},
+        {"type": "draw", "seat": "Ben", "from": "pool"}, {"type": "draw", "seat": "Cal", "from": "pool"},
+        {"type": "hold", "seat": "Ben"}, {"type": "hold", "seat": "Cal"},
+        {"type": "call", "call": "discard"},
+        {"type": "discard", "seat": "Ben", "card": "QC"},
+        {"type": "show", "seat": "Ben", "cards": ["7S", "7D", "3C"]},
+        {"type": "show", "seat": "Cal", "cards": ["9H", "JH", "2C"]}]
+    report = _replay(tmp_path, seats, ev, {"hands": [3]})
+    assert _kinds(report) == [("no_discard", "Cal")]
+    kinds = [r["kind"] for r in report["rulings"]]
+    assert kinds[kinds.index("call") + 2:] == ["final", "show", "show", "hand_end", "game_end"]
+    assert report["hands"] == [{"Ana": 0, "Ben": 0, "Cal": 21}]
