@@ -146,8 +146,9 @@ class RummyReferee(Referee):
 
     def _laid_out(self, e: TableEvent) -> tuple[list[Card], list[list[Card]] | None]:
         """The cards of a ``match`` or ``show`` event, and the sets if they were given."""
-        if "sets" in e.data:
-            raw = e.data["sets"]
+        if "sets" in e.data or ("orphans" in e.data and "cards" not in e.data):
+            # A hand laid out with no set at all (every card an orphan) may leave 'sets' out.
+            raw = e.data.get("sets", [])
             if not isinstance(raw, list):
                 raise InvalidActionError(f"{e.type!r} event: 'sets' must be a list of lists of cards",
                                          input=repr(raw))

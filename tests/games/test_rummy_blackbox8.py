@@ -113,3 +113,19 @@ def test_the_final_round_ends_with_the_final_ruling_when_a_spread_shows_a_discar
     kinds = [r["kind"] for r in report["rulings"]]
     assert kinds[kinds.index("call") + 2:] == ["final", "show", "show", "hand_end", "game_end"]
     assert report["hands"] == [{"Ana": 0, "Ben": 0, "Cal": 21}]
+
+
+@pytest.mark.parametrize("mode", ["optimal", "as_laid_out"])
+def test_a_hand_spread_with_only_orphans_is_scored(tmp_path: Path, mode: str) -> None:
+    """§7: every player who is not out shows all ``n`` cards, and a hand with no set scores
+    every card (§12 example 2: 9♥ J♥ 2♣ is 21). Ben lays his hand out as orphans only, with
+    no ``sets`` at all (docs/table-log.md: ``cards``, or ``sets`` and ``orphans``): the spread
+    is scored, 21 under either ``scoring_mode``, not refused as a malformed line."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": {"Ana": "2S", "Ben": "9D"}},
+                                {"type": "match", "seat": "Ana", "cards": ["2S", "2S", "2S"]}]
+    ev += _round({"Ben": POOL}, {"Ben": "QC"})
+    ev += [{"type": "show", "seat": "Ben", "orphans": ["9H", "JH", "2C"]}]
+    report = _replay(tmp_path, ["Ana", "Ben"], ev, {"hands": [3], "scoring_mode": mode})
+    assert report["infractions"] == []
+    assert report["hands"] == [{"Ana": 0, "Ben": 21}]
+    assert report["extra"]["arrangements"][0]["Ben"]["orphans"] == ["2C", "9H", "JH"]
