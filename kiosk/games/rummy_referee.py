@@ -14,7 +14,7 @@ scoring time. It never sees a hidden hand. The events (``docs/table-log.md``):
 - ``hold``: ``seat`` laid its discard face down.
 - ``discard``: ``seat``, ``card``: the discard turned face up on the seat's pile.
 - ``match``: ``seat`` called "match" and laid out ``cards`` (or ``sets``, lists of
-  cards, plus any ``orphans``).
+  cards, plus any ``orphans``; ``orphans`` alone for a hand with no set).
 - ``show``: ``seat`` spread its ``cards`` (or ``sets`` and ``orphans``) face up to be
   scored after the final round (or when the pool ran out under ``end_hand``).
 
