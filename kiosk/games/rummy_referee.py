@@ -14,7 +14,7 @@ scoring time. It never sees a hidden hand. The events (``docs/table-log.md``):
 - ``hold``: ``seat`` laid its discard face down.
 - ``discard``: ``seat``, ``card``: the discard turned face up on the seat's pile.
 - ``match``: ``seat`` called "match" and laid out ``cards`` (or ``sets``, lists of
-  cards, plus any ``orphans``).
+  cards, plus any ``orphans``; ``orphans`` alone for a hand with no set).
 - ``show``: ``seat`` spread its ``cards`` (or ``sets`` and ``orphans``) face up to be
   scored after the final round (or when the pool ran out under ``end_hand``).
 
@@ -79,6 +79,7 @@ class _HandTrack:
     in_final_round: bool = False
     drawers: list[int] = field(default_factory=list)
     drew: list[str] = field(default_factory=list)
+    """Per seat this round: "" (no draw yet), "pool", "pile", or "empty" (reached for an empty pile)."""
     held: list[bool] = field(default_factory=list)
     discarded: list[bool] = field(default_factory=list)
     claimed: list[bool] = field(default_factory=list)
@@ -87,6 +88,8 @@ class _HandTrack:
     shows: dict[int, tuple[int, Arrangement | None]] = field(default_factory=dict)
     empty_final_calls: list[str] = field(default_factory=list)
     """The calls of a final round nobody plays (every seat out), still welcome after scoring."""
+    empty_final_called: str = ""
+    """The last of those calls made (``draw`` or ``discard``): that final round is under way."""
     arrangements: dict[int, dict[str, object]] = field(default_factory=dict)
 
 
@@ -143,8 +146,9 @@ class RummyReferee(Referee):
 
     def _laid_out(self, e: TableEvent) -> tuple[list[Card], list[list[Card]] | None]:
         """The cards of a ``match`` or ``show`` event, and the sets if they were given."""
-        if "sets" in e.data:
-            raw = e.data["sets"]
+        if "sets" in e.data or ("orphans" in e.data and "cards" not in e.data):
+            # A hand laid out with no set at all (every card an orphan) may leave 'sets' out.
+            raw = e.data.get("sets", [])
             if not isinstance(raw, list):
                 raise InvalidActionError(f"{e.type!r} event: 'sets' must be a list of lists of cards",
                                          input=repr(raw))
@@ -293,7 +297,7 @@ class RummyReferee(Referee):
         if h.phase == "scored" and h.empty_final_calls[:1] == [word]:
             # §6.3: the caller may still say "draw" and "discard" once more when every seat is
             # out; nobody plays that round and the hand is already scored.
-            h.empty_final_calls.pop(0)
+            h.empty_final_called = h.empty_final_calls.pop(0)
             self._rule(e, "call", f"final round: {word} (every seat is out)")
         elif word == "draw":
             self._call_draw(e, h)
@@ -356,7 +360,7 @@ class RummyReferee(Referee):
     def _end_final_round(self, e: TableEvent, h: _HandTrack) -> None:
         """The final round is over: every seat that is scored spreads its hand (§6.3, §7)."""
         h.phase = "show"
-        self._rule(e, "final", "the final round is over: spread your hands face up to be scored")
+        self._rule(e, "final", _FINAL_TEXT)
         self._score_if_all_shown(e, h)
 
     def _score_if_all_shown(self, e: TableEvent, h: _HandTrack) -> None:
@@ -383,14 +387,20 @@ class RummyReferee(Referee):
                                      input=repr(source))
         # A seat may take this round's card after a "discard" called too soon (already the
         # caller's early_call): the caller did say "draw", so that is not an early draw.
-        late = h.phase == "discard" and p in h.drawers and not h.drew[p] and not h.discarded[p]
-        if h.phase != "draw" and not late:
+        late = h.phase == "discard" and p in h.drawers and h.drew[p] in ("", "empty") and not h.discarded[p]
+        if self._frozen_in_final(h, p):
+            # §6.3: the caller said "draw" for the final round (there is no round after it); a
+            # matched seat takes no part in it (not an early draw: the call was made).
+            self._infraction(e, "not_in_round", f"{name} is out and may not draw in the final round")
+        elif h.phase != "draw" and not late:
             self._infraction(e, "early_draw", f"{name} drew before the caller said 'draw'")
         elif p not in h.drawers:
             self._infraction(e, "not_in_round", f"{name} is out and may not draw in the final round")
-        elif h.drew[p]:
+        elif h.drew[p] and h.drew[p] != "empty":
             self._infraction(e, "two_draws", f"{name} drew a second card this round")
-        h.drew[p] = h.drew[p] or ("pool" if source == "pool" else "pile")
+        reached = h.drew[p]
+        if reached in ("", "empty"):
+            h.drew[p] = "pool" if source == "pool" else "pile"
         if source == "pool":
             h.pool -= 1
             return
@@ -403,6 +413,9 @@ class RummyReferee(Referee):
         card = self._card(e, e.get("card"), "card") if "card" in e.data else (pile[-1] if pile else None)
         if card is None:
             self._infraction(e, "empty_pile", f"{name} took from {source}'s pile, which is empty")
+            # §6.1, §11: no card was taken, so a card the seat takes next is its one draw, not a
+            # second one ("empty": the seat has reached for a card, so a hold is not early).
+            h.drew[p] = reached or "empty"
             return
         if pile and pile[-1] == card:
             pile.pop()
@@ -418,6 +431,16 @@ class RummyReferee(Referee):
                 pile.pop()
         h.taken[p].append(card)
 
+    def _frozen_in_final(self, h: _HandTrack, p: int) -> bool:
+        """True when seat ``p`` is out and the final round's "draw" has been called, with no
+        "draw" to come: once its "discard" is called (or the hand scored), or in the final round
+        every seat is out of. (Before that "discard" the draw phase itself rules on it.)"""
+        if not h.out[p] or (h.in_final_round and p in h.drawers):
+            return False
+        if h.in_final_round and h.phase in ("discard", "show", "scored"):
+            return True
+        return h.phase == "scored" and h.empty_final_called != ""
+
     def _on_hold(self, e: TableEvent) -> None:
         h = self._need_hand(e)
         p = self.seat_index(e.seat)
@@ -426,6 +449,11 @@ class RummyReferee(Referee):
             # A seat that drew this round lays its discard down late, after a "discard" called
             # too soon (already the caller's early_call): it is not laid down before "draw".
             h.held[p] = True
+            return
+        if self._frozen_in_final(h, p):
+            # §6.3: a matched seat lays nothing down in the final round (see _on_draw).
+            self._infraction(e, "not_in_round", f"{self.seats[p]} is out: the hand stays frozen in the final "
+                             "round")
             return
         if h.phase != "draw":
             self._infraction(e, "early_hold", f"{self.seats[p]} laid a discard down outside the draw")
@@ -443,14 +471,17 @@ class RummyReferee(Referee):
         card = self._card(e, e.require("card"))
         name = self.seats[p]
         # §6.3: a seat out of the final round (its hand frozen) breaches it by turning up a card
-        # whether its card is logged before or after the last player's discard, which ends it.
-        frozen = h.in_final_round and h.phase in ("show", "scored") and p not in h.drawers and h.out[p]
-        if h.phase in ("draw", "window"):
+        # whether its card is logged before or after the last player's discard, which ends it,
+        # and in the final round every seat is out of, once its "draw" is called; a card turned
+        # up before that round's "discard" is early as well, as in a round that is played.
+        frozen = self._frozen_in_final(h, p)
+        empty_draw = h.phase == "scored" and h.empty_final_called == "draw" and h.out[p]
+        if h.phase in ("draw", "window") or empty_draw:
             # §11: before any "discard" call (the setup window included) it is turned up early.
             self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
         elif h.phase != "discard" and not frozen:
             self._infraction(e, "extra_discard", f"{name} discarded {card.display()} outside a round")
-        if (h.phase in ("draw", "discard") or frozen) and p not in h.drawers:
+        if frozen or (h.phase in ("draw", "discard") and p not in h.drawers):
             self._infraction(e, "not_in_round", f"{name} is out: the hand stays frozen in the final round, "
                              f"so {card.display()} may not be discarded")
         elif h.phase in ("window", "draw", "discard") and h.discarded[p]:
@@ -541,8 +572,11 @@ class RummyReferee(Referee):
                 self._infraction(e, "two_shows", f"{name} spread the hand twice; the first counts")
             return
         if h.phase == "discard" and h.in_final_round:
+            # A spread ends the final round even with a discard unseen (no_discard): as when the
+            # last discard ends it, the kiosk rules it over and asks every hand to be spread.
             self._close_discards(e, h)
             h.phase = "show"
+            self._rule(e, "final", _FINAL_TEXT)
         if h.phase != "show":
             # §6.3, §7: the hand scored is the one held after the final round; a spread made
             # before then (possibly with the drawn card still in it) does not count.
@@ -618,8 +652,10 @@ class RummyReferee(Referee):
         if h.phase in ("show", "discard"):
             # After the final round's "discard" there is no window and no further call.
             return Cadence("show", False, (), (), False, False, False)
-        to_draw = tuple(p for p in h.drawers if not h.drew[p])
-        to_hold = tuple(p for p in h.drawers if h.drew[p] and not h.held[p])
+        # A seat that found the pile empty ("empty") took no card: it still has to draw, unless
+        # it has laid its discard down all the same (it is not waited for then).
+        to_draw = tuple(p for p in h.drawers if not h.drew[p] or (h.drew[p] == "empty" and not h.held[p]))
+        to_hold = tuple(p for p in h.drawers if h.drew[p] not in ("", "empty") and not h.held[p])
         return Cadence("draw", h.in_final_round, to_draw, to_hold, False, not to_draw and not to_hold, False)
 
     def public_view(self) -> RummyTableView:
@@ -681,6 +717,9 @@ class RummyReferee(Referee):
             extra={"arrangements": [dict(a) for a in self.arrangements],
                    **({"caller": self.caller} if self.caller else {})},
         )
+
+
+_FINAL_TEXT = "the final round is over: spread your hands face up to be scored"
 
 
 def _game_end_text(won: Sequence[str]) -> str:
