@@ -655,7 +655,9 @@ class NertsReferee(Referee):
         if card is None:
             return True  # stock handling: the other hand may hold the stock (§5)
         given = e.get("actor")
-        actor = None if given is None else str(given)
+        # Only six or more players may pair up (§2, §10): two seats hold four players at most, so each
+        # is one player, whoever the log names, with one move in flight at a time (§5 rule 1).
+        actor = None if given is None or self.n < 3 else str(given)
         acts = hand.actors.setdefault(seat, set())
         if actor is not None and actor not in acts:
             acts.add(actor)
