@@ -119,17 +119,22 @@ def test_tracked_example_4_the_lost_card_may_not_go_anywhere_but_its_source(
     assert report["extra"]["hands"][0]["foundation"] == {"Ana": 2, "Ben": 1}
 
 
+_THIRD = "three players are moving Ana's cards: a seat is one player or a partnership of two"
+
+
 @pytest.mark.parametrize(("seats", "breach"), [
-    (("Ana", "Ben"), ["Ana had two cards in flight at once (one hand only)"]),
-    (("Ana", "Ben", "Cal"), []),
+    (("Ana", "Ben"), ["Ana had two cards in flight at once (one hand only)", _THIRD]),
+    (("Ana", "Ben", "Cal"), [_THIRD]),
 ])
 def test_with_two_seats_a_seat_is_one_player_whoever_the_log_names(
         tmp_path: Path, seats: tuple[str, ...], breach: list[str]) -> None:
     """§2 and §10: only six or more players may pair up, so the two seats of a two-seat game are one
     player each (four players at most) and, by the one-hand rule (§5 rule 1), have one move in flight
     at a time even when the log names two actors. With three seats (six players) Ana may be a
-    partnership, whose two partners each have a card in the air (§14 Example 9)."""
+    partnership, whose two partners each have a card in the air (§14 Example 9). A third named player
+    on a seat is a breach either way (docs: ``one_hand``)."""
     events = [_ev(0, "hand_start"), _play(5.0, "Ana", "AS", "F1", t_lift=4.6, actor="Ana"),
-              _play(5.1, "Ana", "AH", "F2", t_lift=4.7, actor="Fay")]
+              _play(5.1, "Ana", "AH", "F2", t_lift=4.7, actor="Fay"),
+              _play(6.5, "Ana", "AD", "F3", t_lift=6.0, actor="Eli")]
     report = replay(tmp_path, _log(events, seats))
     assert [(x["kind"], x["text"]) for x in report["infractions"]] == [("one_hand", t) for t in breach]
