@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from kiosk.games.nerts_bots import simulate_hand
 from tests.games.replay_logs import replay
 from tests.games.test_nerts_blackbox8 import _deck
 
@@ -138,3 +139,10 @@ def test_with_two_seats_a_seat_is_one_player_whoever_the_log_names(
               _play(6.5, "Ana", "AD", "F3", t_lift=6.0, actor="Eli")]
     report = replay(tmp_path, _log(events, seats))
     assert [(x["kind"], x["text"]) for x in report["infractions"]] == [("one_hand", t) for t in breach]
+
+
+def test_the_bots_play_no_partnership_in_a_two_seat_game() -> None:
+    """§2, §10: the simulator offers partnerships only where the referee allows them (three seats or
+    more), so a simulated two-seat partnership is refused rather than refereed as one-hand breaches."""
+    with pytest.raises(ValueError, match="six or more players"):
+        simulate_hand(1, seats=2, partners=(0,))
