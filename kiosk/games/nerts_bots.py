@@ -259,6 +259,9 @@ def simulate_hand(
         else list(pace)
     if len(paces) != n:
         raise ValueError(f"give one pace for all seats or one per seat ({n}), got {len(paces)}")
+    if partners and n < 3:
+        # Only six or more players pair up (§2, §10), and the referee holds a two-seat game to that.
+        raise ValueError(f"partnerships need six or more players: three seats or more, got {n}")
     referee = NertsReferee(names, opts)
     events: list[TableEvent] = []
     deal: dict[str, str] = {}

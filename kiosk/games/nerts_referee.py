@@ -662,15 +662,20 @@ class NertsReferee(Referee):
             if len(acts) == 3:
                 self._breach(e, "one_hand", f"three players are moving {name}'s cards: a seat is one "
                              f"player or a partnership of two", seat)
+        partners = len(acts)
+        if self.n < 3:
+            # Only six or more players may pair up (§2, §10): two seats hold four players at most, so
+            # each is one player, whoever the log names, with one move in flight at a time (§5 rule 1).
+            actor, partners = None, 0
         # A move with no actor named is checked against the seat's other unnamed moves, unless two
         # partners are known: it may then be either of them.
         key = (seat, actor)
         last = hand.flights.get(key)
         if (self.opts.one_hand_rule and t_lift is not None and last is not None
-                and t_lift + lift_err < last[0] - last[1] and (actor is not None or len(acts) < 2)):
+                and t_lift + lift_err < last[0] - last[1] and (actor is not None or partners < 2)):
             self._breach(e, "one_hand", f"{actor or name} had two cards in flight at once (one hand only)",
                          seat)
-        elif self.opts.one_hand_rule and t_lift is not None and len(acts) >= 2 and \
+        elif self.opts.one_hand_rule and t_lift is not None and partners >= 2 and \
                 self._third_in_flight(hand.spans.get(seat, []), t_lift + lift_err):
             # A partnership has two hands, one per partner (§5 rule 1, §10): a card lifted while two of
             # the seat's cards were still in the air, whoever the partners were, is a third.
