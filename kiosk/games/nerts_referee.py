@@ -301,10 +301,14 @@ class NertsReferee(Referee):
     def feed(self, event: TableEvent) -> list[Ruling]:
         rulings = super().feed(event)
         if event.type == "score_correction":
+            # Placed among the rulings announced so far, not those the report adds for a hand the log
+            # leaves open after its call: a hand_end logged later replaces those (see report()).
+            self._correction_ruling_at[-1] = len(self.rulings)
             rulings.extend(self._settle_end(event.t_ns))
         return rulings
 
     def _refold_correction(self, fix: TableEvent) -> None:
+        self._correction_ruling_at[len(self._corrections) - 1] = len(self.rulings)
         self._settle_end(fix.t_ns)
 
     def _settle_end(self, t: int) -> list[Ruling]:
@@ -1297,7 +1301,19 @@ class NertsReferee(Referee):
         winners follow the corrected hands (§8.1): after each hand, once some total reaches
         ``target_score`` the highest total wins, and a tie for it plays on (``tie_break =
         play_on``) or shares the win (``shared``). While a hand is in play the game goes on."""
-        rep = super().report()
+        placed = self._correction_ruling_at
+        # A hand the log leaves open after its call (or stalemate) is scored only here, at the last game
+        # event: a correction logged after that event is shown after that scoring, one logged before it
+        # among the announced rulings (docs/table-log.md: corrections are shown in log order).
+        scored_here = len(self._report().rulings) - len(self.rulings)
+        if scored_here:
+            last = len(self._events)
+            self._correction_ruling_at = [at + scored_here if self._correction_at[i] >= last else at
+                                          for i, at in enumerate(placed)]
+        try:
+            rep = super().report()
+        finally:
+            self._correction_ruling_at = placed
         if not self._corrections or (self.hand is not None and self.hand.phase == "play"):
             return rep
         rows = [[scores.get(name, 0) for name in self.seats] for scores in rep.hands]
@@ -1310,6 +1326,11 @@ class NertsReferee(Referee):
         else:
             text = ""
         sync_end_ruling(rep, "game_end", text, max(c.t_ns for c in self._corrections))
+        if over:
+            # The game ends once: a win announced before a correction undid it (the table played on)
+            # is dropped (docs/table-log.md), and the last game_end, brought up to date, stands.
+            last = max(i for i, r in enumerate(rep.rulings) if r.kind == "game_end")
+            rep.rulings = [r for i, r in enumerate(rep.rulings) if r.kind != "game_end" or i == last]
         return rep
 
     def _report(self) -> RefereeReport:

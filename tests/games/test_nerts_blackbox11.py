@@ -1,0 +1,66 @@
+"""Black-box Nerts tests, round 11: a sentence-by-sentence pass over ``rules/nerts.md`` §8 to §14
+(scoring, the end of the game, jokers, partnerships, the options, what the camera sees, the rulings
+and worked examples 2, 7, 9 and 10), refereed through ``kiosk replay --json`` from logs written from
+the spec and ``docs/table-log.md`` alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.games.replay_logs import replay
+from tests.games.test_nerts_blackbox import _scored_hand
+
+
+def _log(seats: list[str], events: list[dict[str, Any]], **options: Any) -> list[dict[str, Any]]:
+    return [{"table_log": 1, "game": "nerts", "seats": seats, "options": options}, *events]
+
+
+def _fix(t: float, seat: str, hand: int, score: int) -> dict[str, Any]:
+    return {"t": t, "type": "score_correction", "seat": seat, "hand": hand, "score": score}
+
+
+def _ends(report: dict[str, Any]) -> list[tuple[str, str, str, list[str]]]:
+    return [(r["t"], r["kind"], r["text"], r["seats"]) for r in report["rulings"]
+            if r["kind"] in ("game_end", "tie_for_win")]
+
+
+def test_a_win_a_correction_undid_leaves_one_game_end_when_a_later_hand_ends_the_game(
+        tmp_path: Path) -> None:
+    """§8.1 with docs/table-log.md (a correction "that undoes the win drops it"): hand 1 ends the game
+    for Ana (12 to 8, target 10); a correction ties Ben with her, so the table plays on
+    (``tie_break = play_on``) and hand 2 makes Ana the winner on 15. The game ended once: the report
+    holds one ``game_end``, the one after hand 2, not the win the correction undid."""
+    seats = ["Ana", "Ben"]
+    events = [*_scored_hand(0, seats, [12, 8]), _fix(10, "Ben", 1, 12), *_scored_hand(20, seats, [3, 1])]
+    report = replay(tmp_path, _log(seats, events, target_score=10))
+    assert (report["finished"], report["winners"]) == (True, ["Ana"])
+    assert _ends(report) == [
+        ("10", "tie_for_win", "Ana and Ben tie for the lead on 12: another hand", ["Ana", "Ben"]),
+        ("23", "game_end", "game over: Ana wins with 15", ["Ana"]),
+    ]
+
+
+def test_a_correction_logged_between_the_call_and_hand_end_is_shown_before_the_hand_end(
+        tmp_path: Path) -> None:
+    """docs/table-log.md: a ``score_correction`` is "logged and shown as a correction ruling, in log
+    order among the others". Logged after the call and before the ``hand_end`` that scores the hand, its
+    ruling comes between the call and the hand's scores; the scores and the end of the game (§8.1)
+    follow the corrected hand."""
+    seats = ["Ana", "Ben"]
+    events = [{"t": 0, "type": "hand_start"}, {"t": 1, "type": "call", "seat": "Ana"},
+              {"t": 2, "type": "count", "seat": "Ana", "nerts": 0, "foundation": 8},
+              {"t": 2, "type": "count", "seat": "Ben", "nerts": 0, "foundation": 9},
+              _fix(3, "Ana", 1, 12), {"t": 4, "type": "hand_end"}]
+    report = replay(tmp_path, _log(seats, events, target_score=10))
+    kinds = [(r["t"], r["kind"]) for r in report["rulings"] if r["kind"] != "audit"]
+    assert kinds == [("0", "hand_start"), ("1", "call"), ("3", "correction"), ("4", "hand_end"),
+                     ("4", "game_end")]
+    assert report["hands"] == [{"Ana": 12, "Ben": 9}]
+    assert (report["finished"], report["winners"]) == (True, ["Ana"])
+    # Logged after the last game event with no hand_end, the hand is scored at that event (the count),
+    # and the correction follows that scoring, as it followed the count in the log.
+    stops = replay(tmp_path, _log(seats, events[:-1], target_score=10))
+    assert [(r["t"], r["kind"]) for r in stops["rulings"] if r["kind"] != "audit"] == [
+        ("0", "hand_start"), ("1", "call"), ("2", "hand_end"), ("2", "game_end"), ("3", "correction")]
+    assert stops["hands"] == [{"Ana": 12, "Ben": 9}]
