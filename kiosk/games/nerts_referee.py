@@ -552,7 +552,10 @@ class NertsReferee(Referee):
 
     @staticmethod
     def _same_face(a: Card, b: Card) -> bool:
-        return a.rank is b.rank and (a.suit is None or b.suit is None or a.suit is b.suit)
+        # An undeclared joker that started a pile is an Ace of a still open suit (§12): an Ace landing
+        # on it is legal against the same level, so it races the joker (§6.1).
+        rank = Rank.ACE if a is _OPEN_ACE else a.rank
+        return rank is b.rank and (a.suit is None or b.suit is None or a.suit is b.suit)
 
     @staticmethod
     def _why_not(pile: RefPile, face: Card) -> str:

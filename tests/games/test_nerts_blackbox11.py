@@ -64,3 +64,36 @@ def test_a_correction_logged_between_the_call_and_hand_end_is_shown_before_the_h
     assert [(r["t"], r["kind"]) for r in stops["rulings"] if r["kind"] != "audit"] == [
         ("0", "hand_start"), ("1", "call"), ("2", "hand_end"), ("2", "game_end"), ("3", "correction")]
     assert stops["hands"] == [{"Ana": 12, "Ben": 9}]
+
+
+def test_an_ace_landing_with_an_undeclared_joker_that_started_the_pile_races_it(tmp_path: Path) -> None:
+    """§6.1 with §9 and §12: an undeclared joker that starts a foundation is an Ace whose suit is still
+    open. Ben's A♦ landing on that pile is legal against the same level (0), so it races the joker: 10 ms
+    later it is an obvious tie and both stand (the A♦ shows the pile's suit, so a 2♦ builds on them and
+    a 2♠ does not); 350 ms later Ana's joker was first and Ben takes his Ace back (a ``race`` ruling, not
+    a wrong-rank ``illegal_play``); with ``tie_policy = first_only`` even 10 ms is a lost race."""
+    seats = ["Ana", "Ben"]
+
+    def run(gap: float, **options: Any) -> dict[str, Any]:
+        events = [{"t": 0, "type": "hand_start"},
+                  {"t": 4, "type": "foundation_play", "seat": "Ana", "card": "JOKER", "pile": "X"},
+                  {"t": 4 + gap, "type": "foundation_play", "seat": "Ben", "card": "AD", "pile": "X"},
+                  {"t": 6, "type": "foundation_play", "seat": "Ana", "card": "2S", "pile": "X"},
+                  {"t": 7, "type": "foundation_play", "seat": "Ana", "card": "2D", "pile": "X"},
+                  {"t": 8, "type": "call", "seat": "Ana", "nerts_left": 0},
+                  {"t": 9, "type": "count", "seat": "Ben", "nerts": 13}, {"t": 10, "type": "hand_end"}]
+        return replay(tmp_path, _log(seats, events, jokers=2, **options))
+
+    def races(report: dict[str, Any]) -> list[tuple[str, str, str]]:
+        return [(r["t"], r["kind"], r["text"]) for r in report["rulings"] if r["kind"] in ("tie", "race")]
+
+    tie = run(0.01)
+    assert races(tie) == [("4.01", "tie", "tie (10 ms): both stand")]
+    assert [(x["t"], x["kind"]) for x in tie["infractions"]] == [("6", "illegal_play")]
+    assert tie["extra"]["hands"][0]["foundation"] == {"Ana": 2, "Ben": 1}
+    late = run(0.35)
+    assert races(late) == [("4.35", "race", "Ana first by 350 ms: Ben, take back A♦")]
+    assert late["extra"]["hands"][0]["foundation"]["Ben"] == 0
+    first = run(0.01, tie_policy="first_only")
+    assert races(first) == [("4.01", "race", "Ana first by 10 ms: Ben, take back A♦")]
+    assert first["extra"]["hands"][0]["foundation"]["Ben"] == 0
