@@ -324,7 +324,17 @@ class NertsReferee(Referee):
         self.over, self.winners, self.reached, totals = _decide_end(
             self._corrected_rows(), self.opts.target_score, self.opts.tie_break)
         ruling = _end_ruling(self.seats, self.over, self.winners, self.reached, totals)
-        if (self.over, self.winners, self.reached) != before and ruling is not None:
+        if (self.over, self.winners, self.reached) == before or ruling is None:
+            return self._new
+        ended = [i for i, r in enumerate(self.rulings) if r.kind == "game_end"]
+        if before[0] and self.over and ended:
+            # Still over, with other winners: the correction changes the seats and text of the game_end
+            # already announced (docs/table-log.md) rather than ending the game a second time.
+            kind, text, seats = ruling
+            r = Ruling(self.rulings[ended[-1]].t_ns, kind, text, tuple(self.seats[s] for s in seats))
+            self.rulings[ended[-1]] = r
+            self._new.append(r)
+        else:
             self._rule(t, *ruling)
         return self._new
 

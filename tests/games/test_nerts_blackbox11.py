@@ -97,3 +97,15 @@ def test_an_ace_landing_with_an_undeclared_joker_that_started_the_pile_races_it(
     first = run(0.01, tie_policy="first_only")
     assert races(first) == [("4.01", "race", "Ana first by 10 ms: Ben, take back A♦")]
     assert first["extra"]["hands"][0]["foundation"]["Ben"] == 0
+
+
+def test_a_correction_that_changes_the_winner_changes_the_game_end_it_names(tmp_path: Path) -> None:
+    """docs/table-log.md: a correction "that changes the winners changes the seats and text" of the
+    ruling that ends the game. Hand 2 ends the game for Ana (102 to 80); a correction then gives Ben's
+    hand 2 a 70, so Ben leads with 110 (§8.1: the highest total wins). The report holds one game_end,
+    the one announced when hand 2 was scored, now naming Ben."""
+    seats = ["Ana", "Ben"]
+    events = [*_scored_hand(0, seats, [50, 40]), *_scored_hand(10, seats, [52, 40]), _fix(14, "Ben", 2, 70)]
+    report = replay(tmp_path, _log(seats, events))
+    assert (report["finished"], report["winners"]) == (True, ["Ben"])
+    assert _ends(report) == [("13", "game_end", "game over: Ben wins with 110", ["Ben"])]
