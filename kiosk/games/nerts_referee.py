@@ -1327,7 +1327,12 @@ class NertsReferee(Referee):
             rep = super().report()
         finally:
             self._correction_ruling_at = placed
-        if not self._corrections or (self.hand is not None and self.hand.phase == "play"):
+        if not self._corrections:
+            return rep
+        if self.hand is not None and self.hand.phase == "play":
+            # A hand is being played, so the game goes on: a win announced before a correction undid it
+            # is dropped (docs/table-log.md).
+            rep.rulings = [r for r in rep.rulings if r.kind != "game_end"]
             return rep
         rows = [[scores.get(name, 0) for name in self.seats] for scores in rep.hands]
         over, winners, _, _ = _decide_end(rows, self.opts.target_score, self.opts.tie_break)

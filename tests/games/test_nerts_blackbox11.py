@@ -109,3 +109,19 @@ def test_a_correction_that_changes_the_winner_changes_the_game_end_it_names(tmp_
     report = replay(tmp_path, _log(seats, events))
     assert (report["finished"], report["winners"]) == (True, ["Ben"])
     assert _ends(report) == [("13", "game_end", "game over: Ben wins with 110", ["Ben"])]
+
+
+def test_a_win_a_correction_undid_is_dropped_while_the_next_hand_is_in_play(tmp_path: Path) -> None:
+    """docs/table-log.md (a correction "that undoes the win drops it") with §8.1: hand 1 takes Ana to 12
+    and ends the game (target 10); a correction gives her 9, so no total has reached the target and
+    hand 2 is dealt. While hand 2 is in play the game goes on: the report names no winner and holds
+    no game_end."""
+    seats = ["Ana", "Ben"]
+    events = [*_scored_hand(0, seats, [12, 8]), _fix(10, "Ana", 1, 9), {"t": 20, "type": "hand_start"},
+              {"t": 21, "type": "foundation_play", "seat": "Ben", "card": "AS", "pile": "F1"}]
+    report = replay(tmp_path, _log(seats, events, target_score=10))
+    assert (report["finished"], report["winners"]) == (False, [])
+    assert _ends(report) == []
+    assert [r["kind"] for r in report["rulings"] if r["kind"] != "audit"] == [
+        "hand_start", "call", "hand_end", "correction", "hand_start"]
+    assert report["infractions"] == []
