@@ -1314,6 +1314,8 @@ class NertsReferee(Referee):
         winners follow the corrected hands (§8.1): after each hand, once some total reaches
         ``target_score`` the highest total wins, and a tie for it plays on (``tie_break =
         play_on``) or shares the win (``shared``). While a hand is in play the game goes on."""
+        if not self._corrections:
+            return super().report()
         placed = self._correction_ruling_at
         # A hand the log leaves open after its call (or stalemate) is scored only here, at the last game
         # event: a correction logged after that event is shown after that scoring, one logged before it
@@ -1327,8 +1329,6 @@ class NertsReferee(Referee):
             rep = super().report()
         finally:
             self._correction_ruling_at = placed
-        if not self._corrections:
-            return rep
         if self.hand is not None and self.hand.phase == "play":
             # A hand is being played, so the game goes on: a win announced before a correction undid it
             # is dropped (docs/table-log.md).
