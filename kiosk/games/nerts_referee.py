@@ -1194,8 +1194,6 @@ class NertsReferee(Referee):
     def _close_hand(self, t: int) -> None:
         hand = self.hand
         assert hand is not None
-        if hand.phase == "play":
-            self._rule(t, "hand_end", f"hand {hand.number} stopped without a call or a stalemate")
         scores, detail, notes = self._hand_result(hand)
         for kind, text, seats in notes:
             if kind == "audit":
@@ -1209,19 +1207,22 @@ class NertsReferee(Referee):
         # The table plays on the corrected totals (the kiosk shows them), so a score_correction logged
         # before this hand's end decides the end of the game here and later hands are after_game.
         rows = self._corrected_rows()
-        for kind, text, seats in self._end_rulings(hand.number, scores, rows):
+        for kind, text, seats in self._end_rulings(hand.number, scores, rows, stopped=hand.phase == "play"):
             self._rule(t, kind, text, seats)
         over, winners, self.reached, _ = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
         if over:
             self.over = True
             self.winners = winners
 
-    def _end_rulings(self, number: int, scores: Sequence[int],
-                     rows: Sequence[Sequence[int]]) -> list[tuple[str, str, list[int]]]:
+    def _end_rulings(self, number: int, scores: Sequence[int], rows: Sequence[Sequence[int]], *,
+                     stopped: bool = False) -> list[tuple[str, str, list[int]]]:
         """The rulings announced when hand ``number`` is scored: its scores, then the end of the game
-        or a tie for the lead that plays on (§8.1), decided on ``rows``, the hands so far corrected."""
+        or a tie for the lead that plays on (§8.1), decided on ``rows``, the hands so far corrected.
+        ``stopped``: the table ended the hand with neither a call nor a stalemate, which its one
+        ``hand_end`` ruling (the hand's scores) says too."""
         parts = ", ".join(f"{name} {_signed(x)}" for name, x in zip(self.seats, scores, strict=True))
-        out: list[tuple[str, str, list[int]]] = [("hand_end", f"hand {number}: {parts}", [])]
+        how = " (stopped without a call or a stalemate)" if stopped else ""
+        out: list[tuple[str, str, list[int]]] = [("hand_end", f"hand {number}{how}: {parts}", [])]
         end = _end_ruling(self.seats, *_decide_end(rows, self.opts.target_score, self.opts.tie_break))
         if end is not None:
             out.append(end)

@@ -125,3 +125,22 @@ def test_a_win_a_correction_undid_is_dropped_while_the_next_hand_is_in_play(tmp_
     assert [r["kind"] for r in report["rulings"] if r["kind"] != "audit"] == [
         "hand_start", "call", "hand_end", "correction", "hand_start"]
     assert report["infractions"] == []
+
+
+def test_a_hand_ended_without_a_call_or_stalemate_has_one_hand_end_ruling(tmp_path: Path) -> None:
+    """docs/table-log.md: ``hand_end`` scores the hand (F − 2N per seat, §8), and the referee's
+    ``hand_end`` ruling is the hand's scores. A hand the table ends with neither a call nor a stalemate
+    is scored like any other, with one ``hand_end`` ruling carrying its scores (it also says how the
+    hand stopped); ``extra.hands`` records it as ``stopped``."""
+    seats = ["Ana", "Ben"]
+    events = [{"t": 0, "type": "hand_start"},
+              {"t": 1, "type": "foundation_play", "seat": "Ana", "card": "AS", "pile": "F1", "from": "nerts"},
+              {"t": 5, "type": "count", "seat": "Ana", "nerts": 10, "foundation": 3},
+              {"t": 5, "type": "count", "seat": "Ben", "nerts": 13, "foundation": 0},
+              {"t": 6, "type": "hand_end"}]
+    report = replay(tmp_path, _log(seats, events))
+    ends = [r for r in report["rulings"] if r["kind"] == "hand_end"]
+    assert len(ends) == 1
+    assert ends[0]["t"] == "6" and "Ana −17" in ends[0]["text"] and "Ben −26" in ends[0]["text"]
+    assert report["hands"] == [{"Ana": -17, "Ben": -26}]
+    assert report["extra"]["hands"][0]["end"] == "stopped"
