@@ -144,3 +144,21 @@ def test_a_hand_ended_without_a_call_or_stalemate_has_one_hand_end_ruling(tmp_pa
     assert ends[0]["t"] == "6" and "Ana −17" in ends[0]["text"] and "Ben −26" in ends[0]["text"]
     assert report["hands"] == [{"Ana": -17, "Ben": -26}]
     assert report["extra"]["hands"][0]["end"] == "stopped"
+
+
+def test_at_a_two_seat_table_a_seat_is_one_player_whatever_the_actor_names(tmp_path: Path) -> None:
+    """§2 and §10: players may pair up only when there are six or more of them, so at a table of two
+    seats each seat is one player, who moves one card at a time (§5 rule 1). Two cards of Ana's seat in
+    flight at once break the one-hand rule even when the log names two actors; at a table of three seats
+    the seat may be a partnership, one card in flight per partner."""
+    def run(seats: list[str]) -> dict[str, Any]:
+        events = [{"t": 0, "type": "hand_start"},
+                  {"t": 2.0, "type": "foundation_play", "seat": "Ana", "card": "AS", "pile": "F1",
+                   "t_lift": 1.0, "actor": "Ana"},
+                  {"t": 2.1, "type": "foundation_play", "seat": "Ana", "card": "AH", "pile": "F2",
+                   "t_lift": 1.1, "actor": "Fay"}]
+        return replay(tmp_path, _log(seats, events))
+
+    two = run(["Ana", "Ben"])
+    assert [(x["t"], x["kind"], x["seat"]) for x in two["infractions"]] == [("2.1", "one_hand", "Ana")]
+    assert run(["Ana", "Ben", "Cal"])["infractions"] == []
