@@ -301,10 +301,14 @@ class NertsReferee(Referee):
     def feed(self, event: TableEvent) -> list[Ruling]:
         rulings = super().feed(event)
         if event.type == "score_correction":
+            # Placed among the rulings announced so far, not those the report adds for a hand the log
+            # leaves open after its call: a hand_end logged later replaces those (see report()).
+            self._correction_ruling_at[-1] = len(self.rulings)
             rulings.extend(self._settle_end(event.t_ns))
         return rulings
 
     def _refold_correction(self, fix: TableEvent) -> None:
+        self._correction_ruling_at[len(self._corrections) - 1] = len(self.rulings)
         self._settle_end(fix.t_ns)
 
     def _settle_end(self, t: int) -> list[Ruling]:
@@ -320,7 +324,17 @@ class NertsReferee(Referee):
         self.over, self.winners, self.reached, totals = _decide_end(
             self._corrected_rows(), self.opts.target_score, self.opts.tie_break)
         ruling = _end_ruling(self.seats, self.over, self.winners, self.reached, totals)
-        if (self.over, self.winners, self.reached) != before and ruling is not None:
+        if (self.over, self.winners, self.reached) == before or ruling is None:
+            return self._new
+        ended = [i for i, r in enumerate(self.rulings) if r.kind == "game_end"]
+        if before[0] and self.over and ended:
+            # Still over, with other winners: the correction changes the seats and text of the game_end
+            # already announced (docs/table-log.md) rather than ending the game a second time.
+            kind, text, seats = ruling
+            r = Ruling(self.rulings[ended[-1]].t_ns, kind, text, tuple(self.seats[s] for s in seats))
+            self.rulings[ended[-1]] = r
+            self._new.append(r)
+        else:
             self._rule(t, *ruling)
         return self._new
 
@@ -548,7 +562,10 @@ class NertsReferee(Referee):
 
     @staticmethod
     def _same_face(a: Card, b: Card) -> bool:
-        return a.rank is b.rank and (a.suit is None or b.suit is None or a.suit is b.suit)
+        # An undeclared joker that started a pile is an Ace of a still open suit (§12): an Ace landing
+        # on it is legal against the same level, so it races the joker (§6.1).
+        rank = Rank.ACE if a is _OPEN_ACE else a.rank
+        return rank is b.rank and (a.suit is None or b.suit is None or a.suit is b.suit)
 
     @staticmethod
     def _why_not(pile: RefPile, face: Card) -> str:
@@ -655,7 +672,9 @@ class NertsReferee(Referee):
         if card is None:
             return True  # stock handling: the other hand may hold the stock (§5)
         given = e.get("actor")
-        actor = None if given is None else str(given)
+        # Players pair up only when there are six or more (§2, §10): at a table of two seats each seat is
+        # one player, so another name on its moves is that player's other hand, not a partner's.
+        actor = None if given is None or self.n < 3 else str(given)
         acts = hand.actors.setdefault(seat, set())
         if actor is not None and actor not in acts:
             acts.add(actor)
@@ -1182,8 +1201,6 @@ class NertsReferee(Referee):
     def _close_hand(self, t: int) -> None:
         hand = self.hand
         assert hand is not None
-        if hand.phase == "play":
-            self._rule(t, "hand_end", f"hand {hand.number} stopped without a call or a stalemate")
         scores, detail, notes = self._hand_result(hand)
         for kind, text, seats in notes:
             if kind == "audit":
@@ -1197,19 +1214,22 @@ class NertsReferee(Referee):
         # The table plays on the corrected totals (the kiosk shows them), so a score_correction logged
         # before this hand's end decides the end of the game here and later hands are after_game.
         rows = self._corrected_rows()
-        for kind, text, seats in self._end_rulings(hand.number, scores, rows):
+        for kind, text, seats in self._end_rulings(hand.number, scores, rows, stopped=hand.phase == "play"):
             self._rule(t, kind, text, seats)
         over, winners, self.reached, _ = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
         if over:
             self.over = True
             self.winners = winners
 
-    def _end_rulings(self, number: int, scores: Sequence[int],
-                     rows: Sequence[Sequence[int]]) -> list[tuple[str, str, list[int]]]:
+    def _end_rulings(self, number: int, scores: Sequence[int], rows: Sequence[Sequence[int]], *,
+                     stopped: bool = False) -> list[tuple[str, str, list[int]]]:
         """The rulings announced when hand ``number`` is scored: its scores, then the end of the game
-        or a tie for the lead that plays on (§8.1), decided on ``rows``, the hands so far corrected."""
+        or a tie for the lead that plays on (§8.1), decided on ``rows``, the hands so far corrected.
+        ``stopped``: the table ended the hand with neither a call nor a stalemate, which its one
+        ``hand_end`` ruling (the hand's scores) says too."""
         parts = ", ".join(f"{name} {_signed(x)}" for name, x in zip(self.seats, scores, strict=True))
-        out: list[tuple[str, str, list[int]]] = [("hand_end", f"hand {number}: {parts}", [])]
+        how = " (stopped without a call or a stalemate)" if stopped else ""
+        out: list[tuple[str, str, list[int]]] = [("hand_end", f"hand {number}{how}: {parts}", [])]
         end = _end_ruling(self.seats, *_decide_end(rows, self.opts.target_score, self.opts.tie_break))
         if end is not None:
             out.append(end)
@@ -1302,8 +1322,25 @@ class NertsReferee(Referee):
         winners follow the corrected hands (§8.1): after each hand, once some total reaches
         ``target_score`` the highest total wins, and a tie for it plays on (``tie_break =
         play_on``) or shares the win (``shared``). While a hand is in play the game goes on."""
-        rep = super().report()
-        if not self._corrections or (self.hand is not None and self.hand.phase == "play"):
+        if not self._corrections:
+            return super().report()
+        placed = self._correction_ruling_at
+        # A hand the log leaves open after its call (or stalemate) is scored only here, at the last game
+        # event: a correction logged after that event is shown after that scoring, one logged before it
+        # among the announced rulings (docs/table-log.md: corrections are shown in log order).
+        scored_here = len(self._report().rulings) - len(self.rulings)
+        if scored_here:
+            last = len(self._events)
+            self._correction_ruling_at = [at + scored_here if self._correction_at[i] >= last else at
+                                          for i, at in enumerate(placed)]
+        try:
+            rep = super().report()
+        finally:
+            self._correction_ruling_at = placed
+        if self.hand is not None and self.hand.phase == "play":
+            # A hand is being played, so the game goes on: a win announced before a correction undid it
+            # is dropped (docs/table-log.md).
+            rep.rulings = [r for r in rep.rulings if r.kind != "game_end"]
             return rep
         rows = [[scores.get(name, 0) for name in self.seats] for scores in rep.hands]
         over, winners, _, _ = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
@@ -1315,6 +1352,11 @@ class NertsReferee(Referee):
         else:
             text = ""
         sync_end_ruling(rep, "game_end", text, max(c.t_ns for c in self._corrections))
+        if over:
+            # The game ends once: a win announced before a correction undid it (the table played on)
+            # is dropped (docs/table-log.md), and the last game_end, brought up to date, stands.
+            last = max(i for i, r in enumerate(rep.rulings) if r.kind == "game_end")
+            rep.rulings = [r for i, r in enumerate(rep.rulings) if r.kind != "game_end" or i == last]
         return rep
 
     def _report(self) -> RefereeReport:
