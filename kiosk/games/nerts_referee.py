@@ -672,9 +672,7 @@ class NertsReferee(Referee):
         if card is None:
             return True  # stock handling: the other hand may hold the stock (§5)
         given = e.get("actor")
-        # Players pair up only when there are six or more (§2, §10): at a table of two seats each seat is
-        # one player, so another name on its moves is that player's other hand, not a partner's.
-        actor = None if given is None or self.n < 3 else str(given)
+        actor = None if given is None else str(given)
         acts = hand.actors.setdefault(seat, set())
         if actor is not None and actor not in acts:
             acts.add(actor)
