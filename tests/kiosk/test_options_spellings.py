@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kiosk.__main__ import main
-from tests.games.replay_logs import replay_main, write_log
+from tests.games.replay_logs import replay_in_process, replay_main, write_log
 from tests.games.test_kierki_blackbox import SEATS, Log, kinds, spec_tricks
 from tests.games.test_kierki_blackbox4 import DEAL5_HEART_REVOKE
 from tests.games.test_rummy_blackbox import ACES, _hand
@@ -96,3 +96,32 @@ def test_kierki_bad_ban_strings_are_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], options: dict[str, Any], name: str) -> None:
     """kierki.md §12: deals outside 1..7, or a string that is no list of deal numbers."""
     assert name in _refused(tmp_path, capsys, "kierki", list(SEATS), options)
+
+
+def _gnoming_reveals(tmp_path: Path, options: dict[str, Any]) -> dict[str, Any]:
+    """A round whose three grids are revealed at once: gnoming.md §10 examples 5, 7 and 8."""
+    def grid(text: str) -> list[str]:
+        names = {"M": "MULLIGAN", "H": "HAZARD"}
+        return [names.get(c, "G" + c) for c in text.split()]
+    seats = ["Ana", "Bob", "Cy"]
+    events: list[dict[str, Any]] = [
+        {"t": 1, "type": "round_start", "round": 1, "first": "Ana", "piles": {"A": "G3", "B": "G4"}}]
+    for n, (seat, cards) in enumerate(zip(seats, ["4 4 M 3 -2 8 5 6 8", "3 3 3 3 3 3 3 3 3",
+                                                    "M 6 6 M 5 5 4 7 8"], strict=True)):
+        events.append({"t": 2 + n, "type": "reveal", "seat": seat, "grid": grid(cards)})
+    header = {"table_log": 1, "game": "gnoming", "seats": seats, "options": options}
+    return replay_in_process(tmp_path / "gnoming.jsonl", header, events).to_json()
+
+
+@pytest.mark.parametrize("deck", ["publisher counts", "publisher_counts", "Publisher counts", None])
+def test_gnoming_deck_spelled_as_the_spec_default(tmp_path: Path, deck: Any) -> None:
+    """gnoming.md §11 ``deck``, default "publisher counts": spelling the default out means the
+    publisher's 110 cards (14 threes, so example 7's grid of nine 3s is possible)."""
+    default = _gnoming_reveals(tmp_path, {})
+    assert default["hands"] == [{"Ana": 0, "Bob": -18, "Cy": 23}]
+    assert _gnoming_reveals(tmp_path, {"deck": deck}) == default
+
+
+def test_gnoming_unknown_deck_word_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """gnoming.md §11 ``deck``: any other word is no deck (one line, exit status 2)."""
+    assert "deck" in _refused(tmp_path, capsys, "gnoming", ["Ana", "Bob", "Cy"], {"deck": "standard"})
