@@ -125,3 +125,14 @@ def test_gnoming_deck_spelled_as_the_spec_default(tmp_path: Path, deck: Any) -> 
 def test_gnoming_unknown_deck_word_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """gnoming.md §11 ``deck``: any other word is no deck (one line, exit status 2)."""
     assert "deck" in _refused(tmp_path, capsys, "gnoming", ["Ana", "Bob", "Cy"], {"deck": "standard"})
+
+
+@pytest.mark.parametrize("prizes", [[1000, 500], "1000, 500", "1000,500", "[1000, 500]"])
+def test_kierki_fan_tan_prizes_spellings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], prizes: Any) -> None:
+    """kierki.md §12 ``fan_tan_prizes`` (default ``800, 500``, two positive integers): the pair as a
+    JSON list or a comma string; prizes that break the zero sum are warned about in the notes."""
+    header = {"table_log": 1, "game": "kierki", "seats": list(SEATS), "options": {"fan_tan_prizes": prizes}}
+    report = replay_main(tmp_path, [header], capsys)
+    assert report["notes"] == [
+        "Fan Tan prizes 1000 and 500 over 1 round(s) pay 1500, not 1300: the match is no longer zero-sum"]

@@ -137,7 +137,7 @@ class KierkiOptions(Options):
         prizes = self.fan_tan_prizes
         if isinstance(prizes, str):
             # §12 writes the value as "800, 500": that spelling means the pair [800, 500].
-            parts = [p.strip() for p in prizes.split(",")]
+            parts = [p.strip() for p in prizes.strip().removeprefix("[").removesuffix("]").split(",")]
             if len(parts) == 2 and all(p.isdecimal() for p in parts):
                 prizes = (int(parts[0]), int(parts[1]))
                 object.__setattr__(self, "fan_tan_prizes", prizes)
