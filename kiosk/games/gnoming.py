@@ -126,6 +126,11 @@ class GnomingOptions(Options):
         0, "index of the youngest player's seat, who starts round 1 (entered at the kiosk)")
 
     def __post_init__(self) -> None:
+        # §11 writes the default deck as "publisher counts": a header that spells the default out
+        # that way (or "publisher_counts") means the publisher's 110 cards, as null does.
+        if isinstance(self.deck, str) and "_".join(self.deck.lower().split()) in (
+                "publisher", "publisher_counts"):
+            object.__setattr__(self, "deck", None)
         # A deck given as a JSON object becomes sorted (card, copies) pairs, so options stay
         # hashable and print the same way back into a log header.
         if isinstance(self.deck, Mapping):

@@ -144,10 +144,12 @@ def _spec_spellings(values: Mapping[str, Any]) -> dict[str, Any]:
     """Accepts the option values as §10 of the spec writes them, as well as the canonical ones.
 
     ``face_card_points: 10`` (a number) means ``"10"``, ``max_wilds_per_set: "unlimited"``
-    means null, and ``hands: "3..13"`` means the sizes 3 to 13.
+    means null, ``hands: "3..13"`` means the sizes 3 to 13 and ``hands: "3, 5"`` the sizes 3 and 5.
 
     >>> _spec_spellings({"face_card_points": 10, "max_wilds_per_set": "unlimited", "hands": "5..7"})
     {'face_card_points': '10', 'max_wilds_per_set': None, 'hands': [5, 6, 7]}
+    >>> _spec_spellings({"hands": "3, 5"})
+    {'hands': [3, 5]}
     """
     out = dict(values)
     if out.get("face_card_points") == 10 and not isinstance(out["face_card_points"], bool):
@@ -158,11 +160,16 @@ def _spec_spellings(values: Mapping[str, Any]) -> dict[str, Any]:
     hands = out.get("hands")
     if isinstance(hands, str):
         lo, sep, hi = hands.partition("..")
-        if not (sep and lo.strip().isdigit() and hi.strip().isdigit()):
+        # A list of sizes may also be written as a comma string ("3, 5, 7"), as for a JSON list.
+        sizes = [p.strip() for p in hands.strip().removeprefix("[").removesuffix("]").split(",")]
+        if sep and lo.strip().isdecimal() and hi.strip().isdecimal():
+            out["hands"] = list(range(int(lo), int(hi) + 1))
+        elif not sep and all(p.isdecimal() for p in sizes):
+            out["hands"] = [int(p) for p in sizes]
+        else:
             raise InvalidActionError(
                 f"option 'hands' must be a list of sizes or a range such as '3..13', got {hands!r}",
                 input=hands)
-        out["hands"] = list(range(int(lo), int(hi) + 1))
     return out
 
 

@@ -110,6 +110,13 @@ class KierkiOptions(Options):
 
     def __post_init__(self) -> None:
         bans = self.heart_lead_ban_deals
+        if isinstance(bans, str):
+            # A list option may be written as a comma string ("2, 5, 7", with or without the
+            # brackets of §12's default): it means the same deal numbers as the JSON list.
+            parts = [p.strip() for p in bans.strip().removeprefix("[").removesuffix("]").split(",")]
+            if all(p.isdecimal() for p in parts):
+                bans = tuple(int(p) for p in parts)
+                object.__setattr__(self, "heart_lead_ban_deals", bans)
         if not isinstance(bans, tuple) or not all(isinstance(d, int) and not isinstance(d, bool)
                                                   for d in bans):
             raise InvalidActionError(
@@ -130,8 +137,8 @@ class KierkiOptions(Options):
         prizes = self.fan_tan_prizes
         if isinstance(prizes, str):
             # §12 writes the value as "800, 500": that spelling means the pair [800, 500].
-            parts = [p.strip() for p in prizes.split(",")]
-            if len(parts) == 2 and all(p.isdigit() for p in parts):
+            parts = [p.strip() for p in prizes.strip().removeprefix("[").removesuffix("]").split(",")]
+            if len(parts) == 2 and all(p.isdecimal() for p in parts):
                 prizes = (int(parts[0]), int(parts[1]))
                 object.__setattr__(self, "fan_tan_prizes", prizes)
         if (not isinstance(prizes, tuple) or len(prizes) != 2
