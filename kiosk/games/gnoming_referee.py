@@ -268,8 +268,13 @@ class GnomingReferee(Referee):
             return
         if not r.drawn:
             # §4.5: before the first draw this is still the opening, so a third card turned up is an
-            # extra opening flip, also when it comes after every other seat's two.
-            self._infraction(e, "extra_flip", f"{name} turned a third card up at the start of the round")
+            # extra opening flip, also when it comes after every other seat's two. A seat that has
+            # not turned its two yet (a keep or discard logged before the first draw moved the turn
+            # on) is making the opening flips the rules require of it, which is no breach.
+            if r.opened[p] < 2 and 9 - self._face_down(r, p) < 2:
+                r.opened[p] += 1
+            else:
+                self._infraction(e, "extra_flip", f"{name} turned a third card up at the start of the round")
             self._see(e, r, p, pos, card)
             return
         if p in r.hazard_window:

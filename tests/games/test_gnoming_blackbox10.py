@@ -1,0 +1,47 @@
+"""Tenth round of black-box checks of ``kiosk replay`` on Gnoming A Round table logs, written
+from ``rules/gnoming.md`` and ``docs/table-log.md`` alone: each state of a round (the opening
+flips, a turn's draw and place, the Hazard flips, the final turns, the round over, between
+rounds, the game over) met with an event it does not expect, then legal play to the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.games.gnoming_logs import pass_turn, replay
+
+
+def _draw(seat: str, source: str = "deck", card: str | None = None) -> dict[str, Any]:
+    return {"type": "draw", "seat": seat, "from": source, **({"card": card} if card else {})}
+
+
+def _keep(seat: str, pos: str, card: str, out: str) -> dict[str, Any]:
+    return {"type": "keep", "seat": seat, "pos": pos, "card": card, "out": out}
+
+
+def _discard(seat: str, card: str, pile: str) -> dict[str, Any]:
+    return {"type": "discard", "seat": seat, "card": card, "pile": pile}
+
+
+def _flip(seat: str, pos: str, card: str) -> dict[str, Any]:
+    return {"type": "flip", "seat": seat, "pos": pos, "card": card}
+
+
+def _start() -> dict[str, Any]:
+    return {"type": "round_start", "round": 1, "first": "Ana", "piles": {"A": "G3", "B": "G4"}}
+
+
+def test_opening_flips_after_a_discard_without_a_draw_are_no_extra_flips(tmp_path: Path) -> None:
+    """§4.5: each player turns exactly two cards of their own grid face up. Ana, who starts,
+    lays a card down (or keeps one) before Bob and Cy have turned their two, without a logged
+    draw: that is Ana's breach alone. Bob's second card and Cy's two are still the opening
+    flips the rules require of them, not an `extra_flip` ("a third card turned up"), and the
+    turns then go on from Bob."""
+    opening = [_start(), _flip("Ana", "11", "G8"), _flip("Ana", "12", "G7"), _flip("Bob", "11", "G8")]
+    rest = [_flip("Bob", "12", "G7"), _flip("Cy", "11", "G8"), _flip("Cy", "12", "G7")]
+    rest += pass_turn("Bob") + pass_turn("Cy") + pass_turn("Ana")
+    breaches = [[_discard("Ana", "G6", "A")], [_keep("Ana", "13", "G5", "G-1"), _discard("Ana", "G-1", "A")]]
+    for breach in breaches:
+        report = replay(tmp_path, opening + breach + rest)
+        assert [(i.kind, i.seat) for i in report.infractions] == [("out_of_turn", "Ana")]
+
