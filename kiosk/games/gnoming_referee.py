@@ -457,6 +457,18 @@ class GnomingReferee(Referee):
             r.revealed.pop(p, None)
             r.stray[p] = ("bounce", out)
             return
+        if r.stage == "place" and p != r.player:
+            # Another seat playing into its own grid while the player still holds a card is that
+            # seat's out_of_turn, as a draw would be: the player's turn (held card, positions filled)
+            # stays theirs to finish (§5.2), and the card that came out is the one this seat now holds.
+            self._infraction(e, "out_of_turn", f"{name} placed a card out of turn; {self.seats[r.player]} "
+                             "is still holding a card")
+            if r.grids[p][pos] is not None:
+                self._see(e, r, p, pos, out)
+            r.grids[p][pos] = card
+            r.revealed.pop(p, None)
+            r.stray[p] = ("bounce", out)
+            return
         if r.stage != "place" or p != r.player:
             self._infraction(e, "out_of_turn", f"{name} placed a card without drawing on their turn")
             r.player, r.stage = p, "place"
@@ -499,6 +511,17 @@ class GnomingReferee(Referee):
             seen = r.stray.pop(p)[1]
             if seen is not None and seen != card:
                 self._infraction(e, "misread", f"{name} discarded {card.display()} but was holding {seen}")
+            if pile in ("A", "B") and not (card.is_hazard and self.opts.hazard_on_discard == "remove"):
+                r.piles[pile].append(card)
+            elif not card.is_hazard:
+                raise InvalidActionError(f"'discard' of {card} needs 'pile': 'A' or 'B'", input=repr(pile))
+            return
+        if r.stage == "place" and p != r.player:
+            # Another seat laying a card down while the player still holds theirs is that seat's
+            # out_of_turn, as a draw would be; it ends no one's turn, so the player still finishes
+            # their own turn with the card they hold (§5.2, §5.3).
+            self._infraction(e, "out_of_turn", f"{name} discarded out of turn; {self.seats[r.player]} "
+                             "is still holding a card")
             if pile in ("A", "B") and not (card.is_hazard and self.opts.hazard_on_discard == "remove"):
                 r.piles[pile].append(card)
             elif not card.is_hazard:

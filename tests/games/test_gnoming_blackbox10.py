@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.games.gnoming_logs import pass_turn, replay
+from tests.games.gnoming_logs import SEATS, pass_turn, replay
 
 
 def _draw(seat: str, source: str = "deck", card: str | None = None) -> dict[str, Any]:
@@ -45,3 +45,29 @@ def test_opening_flips_after_a_discard_without_a_draw_are_no_extra_flips(tmp_pat
         report = replay(tmp_path, opening + breach + rest)
         assert [(i.kind, i.seat) for i in report.infractions] == [("out_of_turn", "Ana")]
 
+
+def test_a_discard_by_another_seat_while_the_player_holds_a_card_leaves_the_turn_as_it_was(
+        tmp_path: Path) -> None:
+    """docs/table-log.md: another seat acting while the player still holds a card is that seat's
+    `out_of_turn`, as for a draw. Cy lays a card on B while Bob holds the card he drew: Bob still
+    finishes his own turn with it, which is no breach, and the turn then passes to Cy as usual."""
+    opening = [_start()] + [_flip(s, p, c) for s in SEATS for p, c in (("11", "G8"), ("12", "G7"))]
+    events = opening + pass_turn("Ana") + [_draw("Bob"), _discard("Cy", "G5", "B"),
+                                           _discard("Bob", "G6", "A")]
+    events += pass_turn("Cy") + pass_turn("Ana") + pass_turn("Bob")
+    report = replay(tmp_path, events)
+    assert [(i.kind, i.seat) for i in report.infractions] == [("out_of_turn", "Cy")]
+
+
+def test_a_keep_by_another_seat_while_the_player_holds_a_card_leaves_the_turn_as_it_was(
+        tmp_path: Path) -> None:
+    """The same breach when Cy puts a card into his own grid while Bob holds his, and lays down
+    the card that came out: one `out_of_turn` for Cy; Bob keeps his card and his turn (§5.2),
+    and play goes on with Cy's own turn."""
+    opening = [_start()] + [_flip(s, p, c) for s in SEATS for p, c in (("11", "G8"), ("12", "G7"))]
+    events = opening + pass_turn("Ana") + [_draw("Bob"), _keep("Cy", "13", "G5", "G-1"),
+                                           _discard("Cy", "G-1", "B"), _keep("Bob", "13", "G6", "G-2"),
+                                           _discard("Bob", "G-2", "A")]
+    events += pass_turn("Cy") + pass_turn("Ana") + pass_turn("Bob")
+    report = replay(tmp_path, events)
+    assert [(i.kind, i.seat) for i in report.infractions] == [("out_of_turn", "Cy")]
