@@ -351,6 +351,9 @@ class GnomingReferee(Referee):
             self._draw_stray(e, r, p, source)
             return
         r.stray.pop(p, None)
+        # A second draw is a breach within the same turn, not a new turn: the positions already
+        # filled this turn stay filled (§5.2 filled_this_turn), so filling one again is filled_twice.
+        filled = list(r.filled) if r.stage == "place" and p == r.player else []
         if r.stage == "place" and not r.empty_reach:
             # A draw from an empty pile took no card (empty_pile), so the draw that follows it is
             # the turn's one card (§5.1), not a second card drawn (§9).
@@ -359,7 +362,7 @@ class GnomingReferee(Referee):
             self._infraction(e, "out_of_turn",
                              f"{name} drew out of turn; it is {self.seats[r.player]}'s turn")
             r.player = p
-        r.stage, r.source, r.filled, r.kept = "place", source, [], False
+        r.stage, r.source, r.filled, r.kept = "place", source, filled, False
         r.held, r.held_known, r.empty_reach = None, False, False
         if source == "deck":
             self._draw_from_deck(e, r, name)

@@ -71,3 +71,15 @@ def test_a_keep_by_another_seat_while_the_player_holds_a_card_leaves_the_turn_as
     events += pass_turn("Cy") + pass_turn("Ana") + pass_turn("Bob")
     report = replay(tmp_path, events)
     assert [(i.kind, i.seat) for i in report.infractions] == [("out_of_turn", "Cy")]
+
+
+def test_a_second_draw_does_not_start_a_new_turn_for_filled_positions(tmp_path: Path) -> None:
+    """§5.2: a keep may go to any position not in `filled_this_turn`. Ana keeps her card at
+    (1,3), then draws again (`two_draws`, §9) and keeps the second card at (1,3) too: that is
+    still the same turn, so (1,3) is filled twice (`filled_twice`). Play then goes on from Bob."""
+    opening = [_start()] + [_flip(s, p, c) for s in SEATS for p, c in (("11", "G8"), ("12", "G7"))]
+    events = opening + [_draw("Ana"), _keep("Ana", "13", "G5", "G-1"), _draw("Ana"),
+                        _keep("Ana", "13", "G6", "G5"), _discard("Ana", "G5", "A")]
+    events += pass_turn("Bob") + pass_turn("Cy") + pass_turn("Ana")
+    report = replay(tmp_path, events)
+    assert [(i.kind, i.seat) for i in report.infractions] == [("two_draws", "Ana"), ("filled_twice", "Ana")]
