@@ -268,8 +268,13 @@ class GnomingReferee(Referee):
             return
         if not r.drawn:
             # §4.5: before the first draw this is still the opening, so a third card turned up is an
-            # extra opening flip, also when it comes after every other seat's two.
-            self._infraction(e, "extra_flip", f"{name} turned a third card up at the start of the round")
+            # extra opening flip, also when it comes after every other seat's two. A seat that has
+            # not turned its two yet (a keep or discard logged before the first draw moved the turn
+            # on) is making the opening flips the rules require of it, which is no breach.
+            if r.opened[p] < 2 and 9 - self._face_down(r, p) < 2:
+                r.opened[p] += 1
+            else:
+                self._infraction(e, "extra_flip", f"{name} turned a third card up at the start of the round")
             self._see(e, r, p, pos, card)
             return
         if p in r.hazard_window:
@@ -346,6 +351,9 @@ class GnomingReferee(Referee):
             self._draw_stray(e, r, p, source)
             return
         r.stray.pop(p, None)
+        # A second draw is a breach within the same turn, not a new turn: the positions already
+        # filled this turn stay filled (§5.2 filled_this_turn), so filling one again is filled_twice.
+        filled = list(r.filled) if r.stage == "place" and p == r.player else []
         if r.stage == "place" and not r.empty_reach:
             # A draw from an empty pile took no card (empty_pile), so the draw that follows it is
             # the turn's one card (§5.1), not a second card drawn (§9).
@@ -354,7 +362,7 @@ class GnomingReferee(Referee):
             self._infraction(e, "out_of_turn",
                              f"{name} drew out of turn; it is {self.seats[r.player]}'s turn")
             r.player = p
-        r.stage, r.source, r.filled, r.kept = "place", source, [], False
+        r.stage, r.source, r.filled, r.kept = "place", source, filled, False
         r.held, r.held_known, r.empty_reach = None, False, False
         if source == "deck":
             self._draw_from_deck(e, r, name)
@@ -452,6 +460,18 @@ class GnomingReferee(Referee):
             r.revealed.pop(p, None)
             r.stray[p] = ("bounce", out)
             return
+        if r.stage == "place" and p != r.player:
+            # Another seat playing into its own grid while the player still holds a card is that
+            # seat's out_of_turn, as a draw would be: the player's turn (held card, positions filled)
+            # stays theirs to finish (§5.2), and the card that came out is the one this seat now holds.
+            self._infraction(e, "out_of_turn", f"{name} placed a card out of turn; {self.seats[r.player]} "
+                             "is still holding a card")
+            if r.grids[p][pos] is not None:
+                self._see(e, r, p, pos, out)
+            r.grids[p][pos] = card
+            r.revealed.pop(p, None)
+            r.stray[p] = ("bounce", out)
+            return
         if r.stage != "place" or p != r.player:
             self._infraction(e, "out_of_turn", f"{name} placed a card without drawing on their turn")
             r.player, r.stage = p, "place"
@@ -494,6 +514,17 @@ class GnomingReferee(Referee):
             seen = r.stray.pop(p)[1]
             if seen is not None and seen != card:
                 self._infraction(e, "misread", f"{name} discarded {card.display()} but was holding {seen}")
+            if pile in ("A", "B") and not (card.is_hazard and self.opts.hazard_on_discard == "remove"):
+                r.piles[pile].append(card)
+            elif not card.is_hazard:
+                raise InvalidActionError(f"'discard' of {card} needs 'pile': 'A' or 'B'", input=repr(pile))
+            return
+        if r.stage == "place" and p != r.player:
+            # Another seat laying a card down while the player still holds theirs is that seat's
+            # out_of_turn, as a draw would be; it ends no one's turn, so the player still finishes
+            # their own turn with the card they hold (§5.2, §5.3).
+            self._infraction(e, "out_of_turn", f"{name} discarded out of turn; {self.seats[r.player]} "
+                             "is still holding a card")
             if pile in ("A", "B") and not (card.is_hazard and self.opts.hazard_on_discard == "remove"):
                 r.piles[pile].append(card)
             elif not card.is_hazard:
