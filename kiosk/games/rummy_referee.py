@@ -410,7 +410,10 @@ class RummyReferee(Referee):
             self._infraction(e, "wrong_pile", f"{name} took from {source}'s pile, but may only take from "
                              f"{self.seats[right]}'s (the right-hand neighbour)")
         pile = h.piles[owner]
-        card = self._card(e, e.get("card"), "card") if "card" in e.data else (pile[-1] if pile else None)
+        # A ``card`` of null names no card, as a null pile card does in ``hand_start``: the draw
+        # is judged as one naming none (the top card, or ``empty_pile``), not a malformed line.
+        named = e.get("card")
+        card = self._card(e, named, "card") if named is not None else (pile[-1] if pile else None)
         if card is None:
             self._infraction(e, "empty_pile", f"{name} took from {source}'s pile, which is empty")
             # §6.1, §11: no card was taken, so a card the seat takes next is its one draw, not a
