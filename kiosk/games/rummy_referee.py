@@ -186,9 +186,49 @@ class RummyReferee(Referee):
         carried = [0] * self.k
         again = ""
         old = self.hand
-        if old is not None and old.phase != "scored" and (
-                (given == old.number and not isinstance(given, bool))
-                or (given is None and old.number == len(self.opts.hands))):
+        if isinstance(given, bool):
+            # JSON true is not a hand number (Python would count it as 1).
+            raise InvalidActionError(f"'hand_start' says hand {given!r}: 'hand' is a hand number (1-based)",
+                                     input=repr(given))
+        unfinished = old is not None and old.phase != "scored"
+        redeal = old is not None and unfinished and (
+            given == old.number or (given is None and old.number == len(self.opts.hands)))
+        # A malformed hand_start is refused before it changes anything (the referee's state is
+        # unchanged by an error): in particular the hand in play is not closed as unscored.
+        upcoming = number if redeal or not unfinished else number + 1
+        if given is not None and given != upcoming:
+            if old is not None and unfinished:
+                nxt = f", or {upcoming} for the next hand" if upcoming <= len(self.opts.hands) else ""
+                raise InvalidActionError(
+                    f"'hand_start' says hand {given!r}, but hand {old.number} is in play (number it "
+                    f"{old.number} to deal it again{nxt})", input=repr(given))
+            raise InvalidActionError(f"'hand_start' says hand {given!r}, but the next hand is {number}",
+                                     input=repr(given))
+        if upcoming > len(self.opts.hands):
+            raise InvalidActionError(
+                f"'hand_start' for hand {upcoming}, but the game has {len(self.opts.hands)} hands "
+                "(option 'hands')", input=str(upcoming))
+        piles: list[list[Card]] = [[] for _ in self.seats]
+        unstarted: list[int] = []
+        raw = e.get("piles")
+        if not self.opts.start_pile_each_hand and isinstance(raw, dict):
+            # §10: not every hand begins with a starting pile card, but the cards a hand_start
+            # names (say in the first hand) lie on the piles and may be taken; null names none.
+            for name, card in raw.items():
+                q = self.seat_index(name)
+                if card is not None:
+                    piles[q].append(self._card(e, card, "piles"))
+        elif self.opts.start_pile_each_hand:
+            if not isinstance(raw, dict):
+                raise InvalidActionError(
+                    "'hand_start' needs 'piles': the face-up card that starts each seat's pile, "
+                    f"for every seat ({', '.join(self.seats)})", input=repr(raw))
+            for name, card in raw.items():
+                q = self.seat_index(name)
+                if card is not None:  # null: the camera saw no card laid there
+                    piles[q].append(self._card(e, card, "piles"))
+            unstarted = [q for q in range(self.k) if not piles[q]]
+        if old is not None and redeal:
             # §5: the table gathered the cards and dealt the hand in play again (a redeal
             # before it was finished); unnumbered, during the last hand it can be nothing else
             # (§8: no hand follows it). That deal is not scored; the hand is played anew. A
@@ -212,34 +252,7 @@ class RummyReferee(Referee):
             self.scores.append(dict(zip(self.seats, self.hand.penalties, strict=True)))
             self.arrangements.append({})
             number += 1
-        if number > len(self.opts.hands):
-            raise InvalidActionError(
-                f"'hand_start' for hand {number}, but the game has {len(self.opts.hands)} hands "
-                "(option 'hands')", input=str(number))
-        if given is not None and given != number:
-            raise InvalidActionError(f"'hand_start' says hand {given!r}, but the next hand is {number}",
-                                     input=repr(given))
         size = self.opts.hands[number - 1]
-        piles: list[list[Card]] = [[] for _ in self.seats]
-        unstarted: list[int] = []
-        raw = e.get("piles")
-        if not self.opts.start_pile_each_hand and isinstance(raw, dict):
-            # §10: not every hand begins with a starting pile card, but the cards a hand_start
-            # names (say in the first hand) lie on the piles and may be taken; null names none.
-            for name, card in raw.items():
-                q = self.seat_index(name)
-                if card is not None:
-                    piles[q].append(self._card(e, card, "piles"))
-        elif self.opts.start_pile_each_hand:
-            if not isinstance(raw, dict):
-                raise InvalidActionError(
-                    "'hand_start' needs 'piles': the face-up card that starts each seat's pile, "
-                    f"for every seat ({', '.join(self.seats)})", input=repr(raw))
-            for name, card in raw.items():
-                q = self.seat_index(name)
-                if card is not None:  # null: the camera saw no card laid there
-                    piles[q].append(self._card(e, card, "piles"))
-            unstarted = [q for q in range(self.k) if not piles[q]]
         k = self.k
         pool = 52 * self.opts.decks - k * size - sum(len(p) for p in piles)
         self.hand = _HandTrack(number, size, piles, pool, [False] * k, list(carried),

@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from tests.games.replay_logs import replay
+import pytest
+
+from kiosk.games.errors import InvalidActionError
+from kiosk.games.referee import TableEvent
+from kiosk.games.rummy import RummyOptions
+from kiosk.games.rummy_referee import RummyReferee
+from tests.games.replay_logs import ROOT, replay, write_log
 
 SEATS = ["Ana", "Ben", "Cal"]
 PILES = {"Ana": "2S", "Ben": "9D", "Cal": "KC"}
@@ -60,3 +68,58 @@ def test_a_draw_naming_a_null_card_from_an_empty_pile_is_empty_pile(tmp_path: Pa
     assert report["hands"] == [{"Ana": 0, "Ben": 21, "Cal": 8}]
     assert report["finished"] and report["winners"] == ["Ana"]
 
+
+def _replay_error(tmp_path: Path, events: list[dict[str, Any]], options: dict[str, Any]) -> str:
+    """``kiosk replay --json`` on a malformed log: checks exit status 2 and returns stderr."""
+    log = write_log(tmp_path / "table.jsonl", _lines(events, options))
+    run = subprocess.run([sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2, run.stdout
+    return run.stderr
+
+
+def _full_hand(n: int, size: int) -> list[dict[str, Any]]:
+    """Hand ``n`` played out: a round, Ana matches, the final round, Ben and Cal show."""
+    extra = ["KD", "QD", "JD"][: size - 3]
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": n, "piles": PILES}]
+    ev += _round(SEATS, {"Ana": "QH", "Ben": "JH", "Cal": "10S"})
+    ev += [{"type": "match", "seat": "Ana", "cards": ["AS", "AD", "AC", "AH", "AS"][:size]}]
+    ev += _round(["Ben", "Cal"], {"Ben": "JH", "Cal": "10S"})
+    ev += [{"type": "show", "seat": "Ben", "cards": ["2H", "2D", "2C"] + extra},
+           {"type": "show", "seat": "Cal", "cards": ["5S", "8D", "QC"] + extra}]
+    return ev
+
+
+def test_a_hand_start_numbered_true_is_malformed(tmp_path: Path) -> None:
+    """docs/table-log.md: ``hand`` counts the hands (1-based); a ``hand_start`` numbered other than
+    the next hand is an error. JSON ``true`` is no hand number, though Python counts it as 1."""
+    ev = _full_hand(1, 3)
+    ev[0] = {**ev[0], "hand": True}
+    err = _replay_error(tmp_path, ev, {"hands": [3]})
+    assert "line 2" in err and "hand True" in err
+
+
+def test_a_hand_start_numbering_an_earlier_hand_is_refused_before_it_closes_the_hand(
+        tmp_path: Path) -> None:
+    """docs/table-log.md: a ``hand_start`` numbered other than the next hand, or the unfinished
+    hand in play dealt again, is an error. During hand 2 (the last) a late ``hand_start`` for
+    hand 1 is refused as such, naming the hand in play (not as a hand 3 the game lacks), and the
+    referee's state is left as it was: hand 2 is not closed as unscored and is played out."""
+    options = {"hands": [3, 4]}
+    head = _full_hand(1, 3) + _full_hand(2, 4)[:6]
+    err = _replay_error(tmp_path, [*head, {"type": "hand_start", "hand": 1, "piles": PILES}], options)
+    assert "line 31" in err and "hand 2 is in play" in err and "hand 3" not in err
+    ref = RummyReferee(SEATS, RummyOptions(hands=(3, 4)))
+    events = [TableEvent(ev["type"], i, seat=ev.get("seat"),
+                         data={k: v for k, v in ev.items() if k not in ("type", "seat")})
+              for i, ev in enumerate(_full_hand(1, 3) + _full_hand(2, 4))]
+    for ev_ in events[:len(head)]:
+        ref.feed(ev_)
+    with pytest.raises(InvalidActionError):
+        ref.feed(TableEvent("hand_start", len(head), data={"hand": 1, "piles": PILES}))
+    for ev_ in events[len(head):]:
+        ref.feed(ev_)
+    report = ref.report()
+    assert [i.kind for i in report.infractions] == []
+    assert report.hands == [{"Ana": 0, "Ben": 0, "Cal": 23}, {"Ana": 0, "Ben": 10, "Cal": 33}]
+    assert report.finished and report.winners == ["Ana"]
