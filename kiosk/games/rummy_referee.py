@@ -83,6 +83,9 @@ class _HandTrack:
     held: list[bool] = field(default_factory=list)
     discarded: list[bool] = field(default_factory=list)
     claimed: list[bool] = field(default_factory=list)
+    owed: set[int] = field(default_factory=set)
+    """Seats whose discard was not seen turned up by this round's "draw" call (``no_discard``):
+    the first extra card such a seat turns up this round is that one, late, not a second discard."""
     taken: list[list[Card]] = field(default_factory=list)
     """Cards each seat was seen taking from a pile and has not discarded since."""
     shows: dict[int, tuple[int, Arrangement | None]] = field(default_factory=dict)
@@ -330,6 +333,7 @@ class RummyReferee(Referee):
             self._close_discards(e, h)
             self._end_final_round(e, h)
             return
+        owed = {p for p in h.drawers if not h.discarded[p]} if h.phase == "discard" else set()
         self._close_discards(e, h)
         h.setup = False
         h.in_final_round = h.final
@@ -338,6 +342,7 @@ class RummyReferee(Referee):
         else:
             h.drawers = list(range(self.k))
         h.claimed = [False] * self.k
+        h.owed = owed & set(h.drawers)
         if h.pool < len(h.drawers):
             if self.opts.pool_empty == "end_hand":
                 h.phase = "show"
@@ -491,6 +496,19 @@ class RummyReferee(Referee):
         # and in the final round every seat is out of, once its "draw" is called; a card turned
         # up before that round's "discard" is early as well, as in a round that is played.
         frozen = self._frozen_in_final(h, p)
+        if p in h.owed and p in h.drawers and (
+                h.phase == "draw" or (h.phase == "discard" and h.discarded[p])):
+            # §6.1: the card this seat did not turn up at the last "discard" call (ruled no_discard
+            # at this "draw") arriving late. It is not this round's discard, so the seat's discard
+            # at this round's call is its one discard, not a second one. Turned up before that
+            # call it is still early; after it, it is the card owed.
+            h.owed.discard(p)
+            if h.phase == "draw":
+                self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
+            h.piles[p].append(card)
+            if card in h.taken[p]:
+                h.taken[p].remove(card)
+            return
         empty_draw = h.phase == "scored" and h.empty_final_called == "draw" and h.out[p]
         if h.phase in ("draw", "window") or empty_draw:
             # §11: before any "discard" call (the setup window included) it is turned up early.

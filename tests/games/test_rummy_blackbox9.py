@@ -123,3 +123,30 @@ def test_a_hand_start_numbering_an_earlier_hand_is_refused_before_it_closes_the_
     assert [i.kind for i in report.infractions] == []
     assert report.hands == [{"Ana": 0, "Ben": 0, "Cal": 23}, {"Ana": 0, "Ben": 10, "Cal": 33}]
     assert report.finished and report.winners == ["Ana"]
+
+
+@pytest.mark.parametrize("late_at", ["draw", "discard"])
+def test_a_discard_from_the_previous_round_turned_up_late_is_not_a_second_discard(
+        tmp_path: Path, late_at: str) -> None:
+    """§6.1: every held card is turned up at "discard", one per round. Ben's round-1 discard is
+    not seen by the round-2 "draw" call (``no_discard``, naming Ben); his J♥ is logged late,
+    during round 2's draw (turned up before that round's call: ``early_discard``) or together
+    with his round-2 discard after that call. Either way it is the card he owed, not round 2's:
+    his round-2 discard is his one discard (no ``two_discards``), and the hand goes on to be
+    scored as usual."""
+    ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": PILES}]
+    ev += [e for e in _round(SEATS, {"Ana": "QH", "Ben": "JH", "Cal": "10S"})
+           if not (e["type"] == "discard" and e["seat"] == "Ben")]
+    late = {"type": "discard", "seat": "Ben", "card": "JH"}
+    round2 = _round(SEATS, {"Ana": "QD", "Ben": "5C", "Cal": "10D"})
+    at = 1 if late_at == "draw" else 9        # just after the "draw" call, or the "discard" call
+    ev += round2[:at] + [late] + round2[at:]
+    ev += [{"type": "match", "seat": "Ana", "cards": ["7S", "7D", "3C"]}]
+    ev += _round(["Ben", "Cal"], {"Ben": "4H", "Cal": "10C"})
+    ev += [{"type": "show", "seat": "Ben", "cards": ["9H", "JD", "2C"]},
+           {"type": "show", "seat": "Cal", "cards": ["AS", "AH", "6C"]}]
+    report = _replay(tmp_path, ev, {"hands": [3]})
+    expected = [("no_discard", "Ben")] + ([("early_discard", "Ben")] if late_at == "draw" else [])
+    assert _kinds(report) == expected
+    assert report["hands"] == [{"Ana": 0, "Ben": 21, "Cal": 8}]
+    assert report["finished"] and report["winners"] == ["Ana"]
