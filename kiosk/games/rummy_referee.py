@@ -83,6 +83,9 @@ class _HandTrack:
     held: list[bool] = field(default_factory=list)
     discarded: list[bool] = field(default_factory=list)
     claimed: list[bool] = field(default_factory=list)
+    owed: set[int] = field(default_factory=set)
+    """Seats whose discard was not seen turned up by this round's "draw" call (``no_discard``):
+    the first extra card such a seat turns up this round is that one, late, not a second discard."""
     taken: list[list[Card]] = field(default_factory=list)
     """Cards each seat was seen taking from a pile and has not discarded since."""
     shows: dict[int, tuple[int, Arrangement | None]] = field(default_factory=dict)
@@ -186,9 +189,49 @@ class RummyReferee(Referee):
         carried = [0] * self.k
         again = ""
         old = self.hand
-        if old is not None and old.phase != "scored" and (
-                (given == old.number and not isinstance(given, bool))
-                or (given is None and old.number == len(self.opts.hands))):
+        if isinstance(given, bool):
+            # JSON true is not a hand number (Python would count it as 1).
+            raise InvalidActionError(f"'hand_start' says hand {given!r}: 'hand' is a hand number (1-based)",
+                                     input=repr(given))
+        unfinished = old is not None and old.phase != "scored"
+        redeal = old is not None and unfinished and (
+            given == old.number or (given is None and old.number == len(self.opts.hands)))
+        # A malformed hand_start is refused before it changes anything (the referee's state is
+        # unchanged by an error): in particular the hand in play is not closed as unscored.
+        upcoming = number if redeal or not unfinished else number + 1
+        if given is not None and given != upcoming:
+            if old is not None and unfinished:
+                nxt = f", or {upcoming} for the next hand" if upcoming <= len(self.opts.hands) else ""
+                raise InvalidActionError(
+                    f"'hand_start' says hand {given!r}, but hand {old.number} is in play (number it "
+                    f"{old.number} to deal it again{nxt})", input=repr(given))
+            raise InvalidActionError(f"'hand_start' says hand {given!r}, but the next hand is {number}",
+                                     input=repr(given))
+        if upcoming > len(self.opts.hands):
+            raise InvalidActionError(
+                f"'hand_start' for hand {upcoming}, but the game has {len(self.opts.hands)} hands "
+                "(option 'hands')", input=str(upcoming))
+        piles: list[list[Card]] = [[] for _ in self.seats]
+        unstarted: list[int] = []
+        raw = e.get("piles")
+        if not self.opts.start_pile_each_hand and isinstance(raw, dict):
+            # §10: not every hand begins with a starting pile card, but the cards a hand_start
+            # names (say in the first hand) lie on the piles and may be taken; null names none.
+            for name, card in raw.items():
+                q = self.seat_index(name)
+                if card is not None:
+                    piles[q].append(self._card(e, card, "piles"))
+        elif self.opts.start_pile_each_hand:
+            if not isinstance(raw, dict):
+                raise InvalidActionError(
+                    "'hand_start' needs 'piles': the face-up card that starts each seat's pile, "
+                    f"for every seat ({', '.join(self.seats)})", input=repr(raw))
+            for name, card in raw.items():
+                q = self.seat_index(name)
+                if card is not None:  # null: the camera saw no card laid there
+                    piles[q].append(self._card(e, card, "piles"))
+            unstarted = [q for q in range(self.k) if not piles[q]]
+        if old is not None and redeal:
             # §5: the table gathered the cards and dealt the hand in play again (a redeal
             # before it was finished); unnumbered, during the last hand it can be nothing else
             # (§8: no hand follows it). That deal is not scored; the hand is played anew. A
@@ -212,34 +255,7 @@ class RummyReferee(Referee):
             self.scores.append(dict(zip(self.seats, self.hand.penalties, strict=True)))
             self.arrangements.append({})
             number += 1
-        if number > len(self.opts.hands):
-            raise InvalidActionError(
-                f"'hand_start' for hand {number}, but the game has {len(self.opts.hands)} hands "
-                "(option 'hands')", input=str(number))
-        if given is not None and given != number:
-            raise InvalidActionError(f"'hand_start' says hand {given!r}, but the next hand is {number}",
-                                     input=repr(given))
         size = self.opts.hands[number - 1]
-        piles: list[list[Card]] = [[] for _ in self.seats]
-        unstarted: list[int] = []
-        raw = e.get("piles")
-        if not self.opts.start_pile_each_hand and isinstance(raw, dict):
-            # §10: not every hand begins with a starting pile card, but the cards a hand_start
-            # names (say in the first hand) lie on the piles and may be taken; null names none.
-            for name, card in raw.items():
-                q = self.seat_index(name)
-                if card is not None:
-                    piles[q].append(self._card(e, card, "piles"))
-        elif self.opts.start_pile_each_hand:
-            if not isinstance(raw, dict):
-                raise InvalidActionError(
-                    "'hand_start' needs 'piles': the face-up card that starts each seat's pile, "
-                    f"for every seat ({', '.join(self.seats)})", input=repr(raw))
-            for name, card in raw.items():
-                q = self.seat_index(name)
-                if card is not None:  # null: the camera saw no card laid there
-                    piles[q].append(self._card(e, card, "piles"))
-            unstarted = [q for q in range(self.k) if not piles[q]]
         k = self.k
         pool = 52 * self.opts.decks - k * size - sum(len(p) for p in piles)
         self.hand = _HandTrack(number, size, piles, pool, [False] * k, list(carried),
@@ -317,6 +333,7 @@ class RummyReferee(Referee):
             self._close_discards(e, h)
             self._end_final_round(e, h)
             return
+        owed = {p for p in h.drawers if not h.discarded[p]} if h.phase == "discard" else set()
         self._close_discards(e, h)
         h.setup = False
         h.in_final_round = h.final
@@ -325,6 +342,7 @@ class RummyReferee(Referee):
         else:
             h.drawers = list(range(self.k))
         h.claimed = [False] * self.k
+        h.owed = owed & set(h.drawers)
         if h.pool < len(h.drawers):
             if self.opts.pool_empty == "end_hand":
                 h.phase = "show"
@@ -410,7 +428,10 @@ class RummyReferee(Referee):
             self._infraction(e, "wrong_pile", f"{name} took from {source}'s pile, but may only take from "
                              f"{self.seats[right]}'s (the right-hand neighbour)")
         pile = h.piles[owner]
-        card = self._card(e, e.get("card"), "card") if "card" in e.data else (pile[-1] if pile else None)
+        # A ``card`` of null names no card, as a null pile card does in ``hand_start``: the draw
+        # is judged as one naming none (the top card, or ``empty_pile``), not a malformed line.
+        named = e.get("card")
+        card = self._card(e, named, "card") if named is not None else (pile[-1] if pile else None)
         if card is None:
             self._infraction(e, "empty_pile", f"{name} took from {source}'s pile, which is empty")
             # §6.1, §11: no card was taken, so a card the seat takes next is its one draw, not a
@@ -475,6 +496,19 @@ class RummyReferee(Referee):
         # and in the final round every seat is out of, once its "draw" is called; a card turned
         # up before that round's "discard" is early as well, as in a round that is played.
         frozen = self._frozen_in_final(h, p)
+        if p in h.owed and p in h.drawers and (
+                h.phase == "draw" or (h.phase == "discard" and h.discarded[p])):
+            # §6.1: the card this seat did not turn up at the last "discard" call (ruled no_discard
+            # at this "draw") arriving late. It is not this round's discard, so the seat's discard
+            # at this round's call is its one discard, not a second one. Turned up before that
+            # call it is still early; after it, it is the card owed.
+            h.owed.discard(p)
+            if h.phase == "draw":
+                self._infraction(e, "early_discard", f"{name} turned up {card.display()} before the call")
+            h.piles[p].append(card)
+            if card in h.taken[p]:
+                h.taken[p].remove(card)
+            return
         empty_draw = h.phase == "scored" and h.empty_final_called == "draw" and h.out[p]
         if h.phase in ("draw", "window") or empty_draw:
             # §11: before any "discard" call (the setup window included) it is turned up early.
