@@ -291,7 +291,10 @@ class KierkiReferee(Referee):
         # The same deal dealt again: before any card (a misdeal without a button press), or discarded.
         redeal = rec is not None and not moves_on and (rec.void or (in_play and not abandon))
         expected = rec.dealer if redeal and rec is not None else self.next_dealer
-        if expected is not None and dealer != expected:
+        # §3 fixes who deals each deal: a deal dealt by the wrong seat and dealt again, before any
+        # card, by the seat due to deal it is put right, not another wrong dealer.
+        due = self.next_dealer if self.next_dealer is not None else self.first_dealer
+        if expected is not None and dealer != expected and not (redeal and dealer == due):
             self._flag(event, "wrong_dealer",
                        f"{self._name(dealer)} dealt deal {deal.number}, "
                        f"but it was {self._name(expected)}'s deal",
