@@ -36,3 +36,24 @@ def test_the_due_dealer_dealing_again_after_a_wrong_dealer_is_no_breach(
     report = log.ev("trump", seat="W", suit="H").tricks(spec_tricks(8)).replay(tmp_path, capsys)
     assert [(i["kind"], i["seat"]) for i in report["infractions"]] == [("wrong_dealer", "N")]
     assert report["hands"][7] == {"N": 50, "E": 75, "S": 25, "W": 175}
+
+
+@pytest.mark.parametrize("trumps", [False, True])
+def test_a_collect_before_the_first_card_of_a_deal_is_ignored(
+        trumps: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/table-log.md ``collect``: "with no trick in play ... it changes nothing (an
+    ``ignored`` ruling)". Between the deal and the first lead (§6.1; in a trump deal, after the
+    trumps are named, §7.1) no trick is in play: a sweep there is ignored like one before the
+    trumps, takes nothing from the first trick, and the deal is refereed as written (§14.3,
+    §14.8)."""
+    if trumps:
+        log = _deals(Log(), 7).ev("deal", seat="W", deal=8).ev("trump", seat="W", suit="H")
+        log.ev("collect", seat="N").tricks(spec_tricks(8))
+        row, want = 7, {"N": 50, "E": 75, "S": 25, "W": 175}
+    else:
+        log = _deals(Log(), 2).ev("deal", seat="S", deal=3).ev("collect", seat="N").tricks(spec_tricks(3))
+        row, want = 2, DEAL3
+    report = log.replay(tmp_path, capsys)
+    assert report["infractions"] == [] and report["hands"][row] == want
+    at = len(log.lines) - 1 - 52
+    assert [r["kind"] for r in report["rulings"] if r["t"] == str(at)] == ["ignored"]

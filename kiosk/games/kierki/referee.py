@@ -707,11 +707,14 @@ class KierkiReferee(Referee):
 
     def _on_collect(self, event: TableEvent) -> list[Ruling]:
         rec = self._active(event)
-        if rec.auditor is None:
-            # No trick to sweep: Fan Tan builds a layout (§8), and a trump deal has no trick before
-            # trumps are named (§7.1). Like a collect of an empty trick, it changes nothing.
+        # No trick to sweep: Fan Tan builds a layout (§8), a trump deal has no trick before trumps
+        # are named (§7.1), and no deal has one before its first card (§6.1, §7.1: the deal, then
+        # the lead). docs/table-log.md: with no trick in play a collect changes nothing (ignored).
+        unplayed = (rec.auditor is not None and not rec.auditor.history.completed
+                    and not rec.auditor.history.current.plays)
+        if rec.auditor is None or unplayed:
             where = ("the Fan Tan layout is not collected" if isinstance(rec.deal, FanTanDeal)
-                     else "trumps are not named yet")
+                     else "no card is played yet" if unplayed else "trumps are not named yet")
             return [self._rule(event, "ignored", f"collect in deal {rec.deal.number} ({rec.deal.title}): "
                                f"no trick in play, {where}", ())]
         problem = rec.auditor.collect()
