@@ -57,3 +57,20 @@ def test_a_collect_before_the_first_card_of_a_deal_is_ignored(
     assert report["infractions"] == [] and report["hands"][row] == want
     at = len(log.lines) - 1 - 52
     assert [r["kind"] for r in report["rulings"] if r["t"] == str(at)] == ["ignored"]
+
+
+def test_trumps_named_twice_before_trick_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """kierki.md §7.1 (DECLARE: the dealer names the trump suit before trick 1) with a repeated
+    ``trump`` event: W names hearts, and the event is logged again. Nothing changes, so the
+    second ruling names hearts (it does not announce a change of trumps), and deal 8 scores as
+    in §14.8. Naming another suit before trick 1 is a change, announced as one."""
+    log = _deals(Log(), 7).ev("deal", seat="W", deal=8).ev("trump", seat="W", suit="H")
+    report = log.ev("trump", seat="W", suit="H").tricks(spec_tricks(8)).replay(tmp_path, capsys)
+    assert report["infractions"] == [] and report["hands"][7] == {"N": 50, "E": 75, "S": 25, "W": 175}
+    assert [r["text"] for r in report["rulings"] if r["kind"] == "trump"] == [
+        "W names hearts as trumps", "W names hearts as trumps"]
+    log = _deals(Log(), 7).ev("deal", seat="W", deal=8).ev("trump", seat="W", suit="S")
+    report = log.ev("trump", seat="W", suit="H").tricks(spec_tricks(8)).replay(tmp_path, capsys)
+    assert report["hands"][7] == {"N": 50, "E": 75, "S": 25, "W": 175}
+    assert [r["text"] for r in report["rulings"] if r["kind"] == "trump"] == [
+        "W names spades as trumps", "W changes trumps to hearts as trumps"]

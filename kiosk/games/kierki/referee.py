@@ -429,7 +429,8 @@ class KierkiReferee(Referee):
                                    f"trumps stay {suit_name(rec.trump)}, as "
                                    f"{self._name(chooser)} named them", (seat,))]
         rec.trump_by_chooser = seat == chooser
-        changed = rec.trump is not None and not rec.trump_carried
+        # Naming the same suit again (a repeated event) changes nothing; only another suit does.
+        changed = rec.trump is not None and not rec.trump_carried and suit is not rec.trump
         rec.trump_carried = False
         rec.trump = suit
         rec.auditor = TrickAuditor(N_SEATS, deal.first_player(rec.dealer), names=self.seats, trump=suit)
