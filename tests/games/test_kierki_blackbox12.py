@@ -74,3 +74,29 @@ def test_trumps_named_twice_before_trick_1(tmp_path: Path, capsys: pytest.Captur
     assert report["hands"][7] == {"N": 50, "E": 75, "S": 25, "W": 175}
     assert [r["text"] for r in report["rulings"] if r["kind"] == "trump"] == [
         "W names spades as trumps", "W changes trumps to hearts as trumps"]
+
+
+def test_cards_shown_after_an_early_stop_then_played_out(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """kierki.md §12 ``stop_when_penalties_exhausted`` and docs/table-log.md ``reveal`` ("after
+    an early stop the cards may instead be played out: each play then shows that card";
+    "showing the same cards again is no breach"). Deal 3 (§14.3) stops once the last queen is
+    taken; E lays its three cards face up, then the table plays the rest out anyway. E's cards
+    played out are the ones it showed: shown again, not cards seen twice. The scores are those
+    of the stop."""
+    log = _deals(Log({"stop_when_penalties_exhausted": True}), 2).ev("deal", seat="S", deal=3)
+    tricks = spec_tricks(3)
+    report = log.tricks(tricks).replay(tmp_path, capsys)
+    stop = next(int(r["t"]) for r in report["rulings"] if r["kind"] == "stopped")
+    played = stop - (len(log.lines) - 52)  # cards of deal 3 played up to the stop
+    rest = [pc for trick in tricks for pc in trick][played + 1:]
+    shown = [card for seat, card in rest if seat == "E"]
+    assert len(shown) == 3
+    log = _deals(Log({"stop_when_penalties_exhausted": True}), 2).ev("deal", seat="S", deal=3)
+    for seat, card in [pc for trick in tricks for pc in trick][:played + 1]:
+        log.ev("play", seat=seat, card=card)
+    log.ev("reveal", seat="E", cards=shown)
+    for seat, card in rest:
+        log.ev("play", seat=seat, card=card)
+    report = log.ev("deal", seat="W", deal=4).replay(tmp_path, capsys)
+    assert report["infractions"] == [] and report["hands"][2] == DEAL3

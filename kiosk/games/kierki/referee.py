@@ -451,6 +451,12 @@ class KierkiReferee(Referee):
                                f"(already in trick {rec.reshow_trick})", (seat,))]
         if rec.ended and rec.stopped:
             # §12 stop_when_penalties_exhausted: a table that plays the rest out shows those cards.
+            if card in rec.shown_cards.get(seat, []):
+                # docs/table-log.md (reveal): a card the seat already laid face up, played out
+                # after all, is shown again: no breach (it was checked when first shown), not a
+                # card seen twice.
+                return [self._rule(event, "reveal", f"{self._name(seat)} shows {card} again "
+                                   "(already shown)", (seat,))]
             rec.played[seat] += 1
             rec.played_out += 1
             return self._shown(event, rec, seat, [card])
