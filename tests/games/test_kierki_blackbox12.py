@@ -100,3 +100,18 @@ def test_cards_shown_after_an_early_stop_then_played_out(tmp_path: Path,
         log.ev("play", seat=seat, card=card)
     report = log.ev("deal", seat="W", deal=4).replay(tmp_path, capsys)
     assert report["infractions"] == [] and report["hands"][2] == DEAL3
+
+
+def test_a_trick_collected_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/table-log.md ``collect`` ("with no trick in play ... it changes nothing (an
+    ``ignored`` ruling)"). Trick 1 of §14.1 (E:3C S:8C W:7C N:2C, won by S) is swept by S, and
+    the sweep is logged again naming N; trick 13 (won by N) likewise. Once swept, no trick is
+    in play until the next card: the second sweep is ignored (no ``taker`` ruling naming N as
+    the wrong taker), and deal 1 scores as written."""
+    tricks = spec_tricks(1)
+    log = Log().ev("deal", seat="N", deal=1).tricks(tricks[:1]).ev("collect", seat="S")
+    log.ev("collect", seat="N").tricks(tricks[1:]).ev("collect", seat="N").ev("collect", seat="W")
+    report = log.ev("deal", seat="E", deal=2).replay(tmp_path, capsys)
+    assert report["infractions"] == [] and report["hands"] == [{"N": -120, "E": -60, "S": -80, "W": 0}]
+    assert [r["kind"] for r in report["rulings"] if r["kind"] in ("ignored", "taker")] == [
+        "ignored", "ignored"]

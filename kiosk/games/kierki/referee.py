@@ -114,6 +114,9 @@ class _DealRecord:
         cards stay here until a card of a later trick is played."""
         self.reshow_trick = 0
         """The number of the trick collected short (``reshow``)."""
+        self.swept = False
+        """The last completed trick is collected and no card has been played since: no trick is
+        in play until the next card (docs/table-log.md, ``collect``)."""
         if isinstance(deal, TrickDeal) and not deal.is_trump_deal:
             self.auditor = TrickAuditor(N_SEATS, deal.first_player(dealer), names=names)
         # Fan Tan
@@ -486,6 +489,7 @@ class KierkiReferee(Referee):
             text = f"{self._name(seat)}: take back {card} (out of turn)"
             return [self._rule(event, "refused", text, (seat,))]
         rec.played[seat] += 1
+        rec.swept = False
         if rec.reshow:
             if number == rec.reshow_trick:
                 rec.reshow[seat] = card  # a missing card of the trick shown again: it may be logged again
@@ -735,6 +739,11 @@ class KierkiReferee(Referee):
             # Cards played out after an early stop score nothing and form no trick of the deal
             # (§12 stop_when_penalties_exhausted): their sweep has no winner to check.
             return []
+        if rec.swept:
+            # The table swept the last trick already: nothing is on the table to collect.
+            return [self._rule(event, "ignored", f"collect in deal {rec.deal.number} ({rec.deal.title}): "
+                               "no trick in play, the last trick is already collected", ())]
+        rec.swept = True
         if event.seat is not None:
             taker = self.seat_index(event.seat)
             last = rec.auditor.history.last
