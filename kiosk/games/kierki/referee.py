@@ -114,6 +114,9 @@ class _DealRecord:
         cards stay here until a card of a later trick is played."""
         self.reshow_trick = 0
         """The number of the trick collected short (``reshow``)."""
+        self.swept = False
+        """The last completed trick is collected and no card has been played since: no trick is
+        in play until the next card (docs/table-log.md, ``collect``)."""
         if isinstance(deal, TrickDeal) and not deal.is_trump_deal:
             self.auditor = TrickAuditor(N_SEATS, deal.first_player(dealer), names=names)
         # Fan Tan
@@ -291,7 +294,10 @@ class KierkiReferee(Referee):
         # The same deal dealt again: before any card (a misdeal without a button press), or discarded.
         redeal = rec is not None and not moves_on and (rec.void or (in_play and not abandon))
         expected = rec.dealer if redeal and rec is not None else self.next_dealer
-        if expected is not None and dealer != expected:
+        # §3 fixes who deals each deal: a deal dealt by the wrong seat and dealt again, before any
+        # card, by the seat due to deal it is put right, not another wrong dealer.
+        due = self.next_dealer if self.next_dealer is not None else self.first_dealer
+        if expected is not None and dealer != expected and not (redeal and dealer == due):
             self._flag(event, "wrong_dealer",
                        f"{self._name(dealer)} dealt deal {deal.number}, "
                        f"but it was {self._name(expected)}'s deal",
@@ -426,7 +432,8 @@ class KierkiReferee(Referee):
                                    f"trumps stay {suit_name(rec.trump)}, as "
                                    f"{self._name(chooser)} named them", (seat,))]
         rec.trump_by_chooser = seat == chooser
-        changed = rec.trump is not None and not rec.trump_carried
+        # Naming the same suit again (a repeated event) changes nothing; only another suit does.
+        changed = rec.trump is not None and not rec.trump_carried and suit is not rec.trump
         rec.trump_carried = False
         rec.trump = suit
         rec.auditor = TrickAuditor(N_SEATS, deal.first_player(rec.dealer), names=self.seats, trump=suit)
@@ -447,6 +454,12 @@ class KierkiReferee(Referee):
                                f"(already in trick {rec.reshow_trick})", (seat,))]
         if rec.ended and rec.stopped:
             # §12 stop_when_penalties_exhausted: a table that plays the rest out shows those cards.
+            if card in rec.shown_cards.get(seat, []):
+                # docs/table-log.md (reveal): a card the seat already laid face up, played out
+                # after all, is shown again: no breach (it was checked when first shown), not a
+                # card seen twice.
+                return [self._rule(event, "reveal", f"{self._name(seat)} shows {card} again "
+                                   "(already shown)", (seat,))]
             rec.played[seat] += 1
             rec.played_out += 1
             return self._shown(event, rec, seat, [card])
@@ -476,6 +489,7 @@ class KierkiReferee(Referee):
             text = f"{self._name(seat)}: take back {card} (out of turn)"
             return [self._rule(event, "refused", text, (seat,))]
         rec.played[seat] += 1
+        rec.swept = False
         if rec.reshow:
             if number == rec.reshow_trick:
                 rec.reshow[seat] = card  # a missing card of the trick shown again: it may be logged again
@@ -704,11 +718,14 @@ class KierkiReferee(Referee):
 
     def _on_collect(self, event: TableEvent) -> list[Ruling]:
         rec = self._active(event)
-        if rec.auditor is None:
-            # No trick to sweep: Fan Tan builds a layout (§8), and a trump deal has no trick before
-            # trumps are named (§7.1). Like a collect of an empty trick, it changes nothing.
+        # No trick to sweep: Fan Tan builds a layout (§8), a trump deal has no trick before trumps
+        # are named (§7.1), and no deal has one before its first card (§6.1, §7.1: the deal, then
+        # the lead). docs/table-log.md: with no trick in play a collect changes nothing (ignored).
+        unplayed = (rec.auditor is not None and not rec.auditor.history.completed
+                    and not rec.auditor.history.current.plays)
+        if rec.auditor is None or unplayed:
             where = ("the Fan Tan layout is not collected" if isinstance(rec.deal, FanTanDeal)
-                     else "trumps are not named yet")
+                     else "no card is played yet" if unplayed else "trumps are not named yet")
             return [self._rule(event, "ignored", f"collect in deal {rec.deal.number} ({rec.deal.title}): "
                                f"no trick in play, {where}", ())]
         problem = rec.auditor.collect()
@@ -722,6 +739,11 @@ class KierkiReferee(Referee):
             # Cards played out after an early stop score nothing and form no trick of the deal
             # (§12 stop_when_penalties_exhausted): their sweep has no winner to check.
             return []
+        if rec.swept:
+            # The table swept the last trick already: nothing is on the table to collect.
+            return [self._rule(event, "ignored", f"collect in deal {rec.deal.number} ({rec.deal.title}): "
+                               "no trick in play, the last trick is already collected", ())]
+        rec.swept = True
         if event.seat is not None:
             taker = self.seat_index(event.seat)
             last = rec.auditor.history.last
