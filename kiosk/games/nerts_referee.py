@@ -282,6 +282,9 @@ class NertsReferee(Referee):
         """The time of the last game event judged: a hand the log leaves open is scored then."""
         self._tops_ahead: dict[int, Card] = {}
         """Nerts tops seen while no hand is in play (the deal, before "Go"): the next hand's first tops."""
+        self._last_piles: set[str] = set()
+        """The pile ids of the hand scored last: a card moved off one of them before the next Go (or after
+        the game) names a pile, and is ruled ``after_hand`` (``after_game``), not a malformed line."""
 
     def _rule(self, t: int, kind: str, text: str, seats: Sequence[int] = ()) -> None:
         r = Ruling(t, kind, text, tuple(self.seats[s] for s in seats))
@@ -745,8 +748,12 @@ class NertsReferee(Referee):
         """The foundation pile a card was taken from, when ``from`` names one of this hand's piles
         rather than a layout source (the raw text, else None)."""
         hand = self.hand
-        if hand is None or not isinstance(text, str):
+        if not isinstance(text, str):
             return None
+        if hand is None:
+            # Between hands or after the game, the piles of the hand just scored still lie on the table
+            # until gathered: a late move off one of them is refereed like any move then (docs/table-log.md).
+            return text if text in self._last_piles else None
         if text not in hand.piles and all(text != pid for pid, _ in hand.refused.values()):
             # A card refused on a new pile id (a non-Ace, or a card that may not land at all) started
             # no pile, but its return names that id all the same.
@@ -1190,6 +1197,7 @@ class NertsReferee(Referee):
                 self._rule(t, kind, text, seats)
             else:
                 self._estimates.append(f"hand {hand.number}: {text}")
+        self._last_piles = {*hand.piles, *(pid for pid, _ in hand.refused.values())}
         self.hand = None
         self.hand_scores.append(scores)
         self.details.append(detail)

@@ -1,0 +1,63 @@
+"""Black-box Nerts tests, round 12: a state x event matrix. Each log reaches one state of a hand (before
+the first Go, in play, after a call, after a reset or a stalemate, between a ``hand_end`` and the next
+``hand_start``, after the game), logs one event there, then plays on legally, and checks the referee's
+answer against ``rules/nerts.md`` and ``docs/table-log.md`` through ``kiosk replay --json``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.games.replay_logs import replay
+
+
+def _log(events: list[dict[str, Any]], seats: tuple[str, ...] = ("Ana", "Ben"),
+         **options: Any) -> list[dict[str, Any]]:
+    return [{"table_log": 1, "game": "nerts", "seats": list(seats), "options": options}, *events]
+
+
+def _ev(t: float, kind: str, seat: str | None = None, **more: Any) -> dict[str, Any]:
+    event: dict[str, Any] = {"t": t, "type": kind}
+    if seat is not None:
+        event["seat"] = seat
+    return {**event, **more}
+
+
+def _play(t: float, seat: str, card: str, pile: str, **more: Any) -> dict[str, Any]:
+    return _ev(t, "foundation_play", seat, card=card, pile=pile, **more)
+
+
+def _move(t: float, seat: str, card: str, src: str, to: str, **more: Any) -> dict[str, Any]:
+    return _ev(t, "move", seat, card=card, to=to, **{"from": src}, **more)
+
+
+def _kinds(report: dict[str, Any], key: str) -> list[tuple[str, str | None]]:
+    return [(x["kind"], x.get("seat")) for x in report[key]]
+
+
+# Hand 1: Ben's 2S loses the race for F1 to Ana's (a lost race: Ben must take it back, §6.1), then Ana
+# calls and the hand is scored.
+_RACE = [_ev(0, "hand_start"), _play(1, "Ana", "AS", "F1", **{"from": "nerts"}),
+         _play(1.5, "Ana", "2S", "F1", **{"from": "nerts"}), _play(2, "Ben", "2S", "F1", **{"from": "waste"}),
+         _ev(3, "call", "Ana", nerts_left=0), _ev(3.5, "count", "Ben", nerts=5)]
+
+
+def test_refused_card_taken_off_last_hands_pile_between_hands_is_after_hand(tmp_path: Path) -> None:
+    """docs/table-log.md (hand_start): between a hand_end and the next hand_start a card moved is
+    ``after_hand``. Ben's refused 2S logged going back from hand 1's pile F1 after the hand_end names a
+    pile that lay on the table: it is refereed (after_hand), not a malformed line, and hand 2 plays on."""
+    for late in (_move(5, "Ben", "2S", "F1", "waste"), _play(5, "Ben", "2S", "F9", **{"from": "F1"})):
+        report = replay(tmp_path, _log([*_RACE, _ev(4, "hand_end"), late, _ev(6, "hand_start"),
+                                        _play(7, "Ben", "AH", "F2", **{"from": "nerts"}),
+                                        _ev(8, "call", "Ben", nerts_left=0), _ev(9, "hand_end")]))
+        assert ("after_hand", "Ben") in _kinds(report, "infractions")
+        assert report["hands"] == [{"Ana": 2, "Ben": -10}, {"Ana": -26, "Ben": 1}]
+
+
+def test_refused_card_taken_off_last_pile_after_the_game_is_after_game(tmp_path: Path) -> None:
+    """docs/table-log.md: every event after the game is over is ``after_game``; a late return from the
+    last hand's pile F1 is such an event, not a malformed line."""
+    report = replay(tmp_path, _log([*_RACE, _ev(4, "hand_end"), _move(5, "Ben", "2S", "F1", "waste")],
+                                   target_score=2))
+    assert report["finished"] and report["winners"] == ["Ana"]
+    assert _kinds(report, "infractions")[-1] == ("after_game", "Ben")
