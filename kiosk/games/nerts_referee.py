@@ -1102,6 +1102,12 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None:
             return
+        if hand.phase == "stalemate":
+            # No card lands once the hand has ended by stalemate (§7.2), seen or not: like a foundation_play
+            # then, it is after_hand (docs/table-log.md) and raises no pile.
+            self._breach(e, "after_hand",
+                         f"unseen {card.display()} on {pid} after the hand ended: take it back")
+            return
         if hand.tracked:
             self._breach(e, "unseen_play", f"unseen {card.display()} on {pid} in a hand whose every move is "
                          "logged: ignored")

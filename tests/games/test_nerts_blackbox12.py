@@ -61,3 +61,18 @@ def test_refused_card_taken_off_last_pile_after_the_game_is_after_game(tmp_path:
                                    target_score=2))
     assert report["finished"] and report["winners"] == ["Ana"]
     assert _kinds(report, "infractions")[-1] == ("after_game", "Ben")
+
+
+def test_unseen_play_after_a_stalemate_is_after_hand(tmp_path: Path) -> None:
+    """§7.2 and docs/table-log.md (``after_hand``: after a stalemate): once every seat is stuck again with
+    no progress the hand is over, and a card that lands then, seen (``foundation_play``) or not
+    (``unseen_play``), is after_hand and raises no pile. The hand is scored as it stood."""
+    stalemate = [_ev(0, "hand_start"), _play(1, "Ana", "AS", "F1"), _ev(2, "stuck", "Ana"),
+                 _ev(2.5, "stuck", "Ben"), _ev(3, "stuck", "Ana"), _ev(3.5, "stuck", "Ben")]
+    for late in (_play(4, "Ben", "2S", "F1"), _ev(4, "unseen_play", card="2S", pile="F1")):
+        report = replay(tmp_path, _log([*stalemate, late, _ev(5, "count", "Ana", foundation=1),
+                                        _ev(6, "hand_end")]))
+        assert [x["kind"] for x in report["rulings"]] == ["hand_start", "reset", "stalemate", "hand_end"]
+        seat = None if late["type"] == "unseen_play" else "Ben"
+        assert _kinds(report, "infractions") == [("after_hand", seat)]
+        assert report["hands"] == [{"Ana": -25, "Ben": -26}]
