@@ -379,8 +379,13 @@ class NertsReferee(Referee):
             # Events logged before the first Go opened a hand of their own (a log may start without
             # a hand_start), but nothing in it counted: this hand_start is its Go. Closing it would
             # score a hand nobody played at 13 Nerts cards a seat for a stray "stuck" or count.
+            # A false call in it was ruled with its points off (§7.1, false_call_penalty): they go to the
+            # hand this Go starts, which the call belonged to, so that the score shows what was announced.
+            penalties = self.hand.penalties
             self.hands_played -= 1
             self.hand = None
+        else:
+            penalties = []
         if self.hand is not None:
             self._close_hand(e.t_ns)
             if self.over:
@@ -388,6 +393,8 @@ class NertsReferee(Referee):
                 return
         hand = self._start_hand(deal)
         hand.t_go = e.t_ns
+        if penalties:
+            hand.penalties = penalties
         self._rule(e.t_ns, "hand_start", f"hand {hand.number}: go")
 
     @staticmethod

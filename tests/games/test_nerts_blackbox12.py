@@ -76,3 +76,16 @@ def test_unseen_play_after_a_stalemate_is_after_hand(tmp_path: Path) -> None:
         seat = None if late["type"] == "unseen_play" else "Ben"
         assert _kinds(report, "infractions") == [("after_hand", seat)]
         assert report["hands"] == [{"Ana": -25, "Ben": -26}]
+
+
+def test_false_call_before_the_first_go_keeps_its_announced_penalty(tmp_path: Path) -> None:
+    """§7.1 with ``false_call_penalty``: a false call is ruled with its points off. One logged before the
+    first hand_start belongs to hand 1 (that hand_start is its Go), so hand 1's score takes the points
+    the ruling announced; the hand_start starts no second hand."""
+    report = replay(tmp_path, _log([_ev(1, "call", "Ana", nerts_left=2), _ev(2, "hand_start"),
+                                    _play(3, "Ben", "AH", "F1", **{"from": "nerts"}),
+                                    _ev(4, "call", "Ben", nerts_left=0), _ev(5, "hand_end")],
+                                   false_call_penalty=5))
+    assert [x["kind"] for x in report["rulings"]] == ["false_call", "hand_start", "call", "hand_end"]
+    assert "5 points off" in report["rulings"][0]["text"]
+    assert report["hands"] == [{"Ana": -31, "Ben": 1}]
