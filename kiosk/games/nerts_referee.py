@@ -382,6 +382,9 @@ class NertsReferee(Referee):
             # A false call in it was ruled with its points off (§7.1, false_call_penalty): they go to the
             # hand this Go starts, which the call belonged to, so that the score shows what was announced.
             penalties = self.hand.penalties
+            # The Nerts tops the camera saw in it were seen before the Go: the hand's first tops (docs:
+            # nerts_top), so that the first new top seen after the Go counts the card before it as gone.
+            self._tops_ahead = {s: c for s, c in enumerate(self.hand.nerts_top) if c is not None}
             self.hands_played -= 1
             self.hand = None
         else:

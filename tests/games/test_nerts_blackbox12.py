@@ -89,3 +89,17 @@ def test_false_call_before_the_first_go_keeps_its_announced_penalty(tmp_path: Pa
     assert [x["kind"] for x in report["rulings"]] == ["false_call", "hand_start", "call", "hand_end"]
     assert "5 points off" in report["rulings"][0]["text"]
     assert report["hands"] == [{"Ana": -31, "Ben": 1}]
+
+
+def test_nerts_top_seen_before_the_go_counts_after_a_stray_event_before_it(tmp_path: Path) -> None:
+    """docs/table-log.md (nerts_top): a top seen before the hand_start is that hand's first top, and a new
+    top means the card seen there before has left (§12: N is 13 minus the cards gone). A stray stuck
+    button, count, stock turn or false call logged before the first Go, before or after the camera saw
+    Ben's 7C on top, does not lose that sighting: when 8C shows after the Go, 7C has gone and N = 12."""
+    top = _ev(0.6, "nerts_top", "Ben", card="7C")
+    for stray in (_ev(0.5, "stuck", "Ana"), _ev(0.5, "count", "Ana", nerts=13), _ev(0.5, "turn", "Ana"),
+                  _ev(0.5, "call", "Ana", nerts_left=3), _ev(0.7, "stuck", "Ana")):
+        report = replay(tmp_path, _log([*sorted([stray, top], key=lambda x: x["t"]), _ev(1, "hand_start"),
+                                        _ev(2, "nerts_top", "Ben", card="8C"),
+                                        _ev(3, "call", "Ana", nerts_left=0), _ev(4, "hand_end")]))
+        assert report["hands"] == [{"Ana": 0, "Ben": -24}], stray
