@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -282,6 +282,8 @@ class NertsReferee(Referee):
         """The time of the last game event judged: a hand the log leaves open is scored then."""
         self._tops_ahead: dict[int, Card] = {}
         """Nerts tops seen while no hand is in play (the deal, before "Go"): the next hand's first tops."""
+        self._undone_ends: list[Ruling] = []
+        """game_end rulings a later score correction undid (the game played on): left out of the report."""
         self._last_piles: set[str] = set()
         """The pile ids of the hand scored last: a card moved off one of them before the next Go (or after
         the game) names a pile, and is ruled ``after_hand`` (``after_game``), not a malformed line."""
@@ -323,7 +325,23 @@ class NertsReferee(Referee):
         self.over, self.winners, self.reached, totals = _decide_end(
             self._corrected_rows(), self.opts.target_score, self.opts.tie_break)
         ruling = _end_ruling(self.seats, self.over, self.winners, self.reached, totals)
-        if (self.over, self.winners, self.reached) != before and ruling is not None:
+        if (self.over, self.winners, self.reached) == before:
+            return self._new
+        ends = [i for i, r in enumerate(self.rulings)
+                if r.kind == "game_end" and all(r is not x for x in self._undone_ends)]
+        ended = ends[-1] if ends and before[0] else None
+        if ended is not None and self.over and ruling is not None:
+            # A correction that changes the winners changes the seats and text of the ruling that ended
+            # the game (docs/table-log.md): still one game_end, at its time, naming the new winners.
+            kind, text, seats = ruling
+            self.rulings[ended] = replace(self.rulings[ended], text=text,
+                                          seats=tuple(self.seats[s] for s in seats))
+            self._new.append(self.rulings[ended])
+            return self._new
+        if ended is not None:
+            # One that undoes the win drops it: the table plays on, and a later end is the game's end.
+            self._undone_ends.append(self.rulings[ended])
+        if ruling is not None:
             self._rule(t, *ruling)
         return self._new
 
@@ -1327,6 +1345,7 @@ class NertsReferee(Referee):
         ``target_score`` the highest total wins, and a tie for it plays on (``tie_break =
         play_on``) or shares the win (``shared``). While a hand is in play the game goes on."""
         rep = super().report()
+        rep.rulings = [r for r in rep.rulings if all(r is not x for x in self._undone_ends)]
         if not self._corrections or (self.hand is not None and self.hand.phase == "play"):
             return rep
         rows = [[scores.get(name, 0) for name in self.seats] for scores in rep.hands]

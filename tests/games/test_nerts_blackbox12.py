@@ -103,3 +103,40 @@ def test_nerts_top_seen_before_the_go_counts_after_a_stray_event_before_it(tmp_p
                                         _ev(2, "nerts_top", "Ben", card="8C"),
                                         _ev(3, "call", "Ana", nerts_left=0), _ev(4, "hand_end")]))
         assert report["hands"] == [{"Ana": 0, "Ben": -24}], stray
+
+
+def _ends(report: dict[str, Any]) -> list[tuple[str, str, str, list[str]]]:
+    return [(r["t"], r["kind"], r["text"], r["seats"]) for r in report["rulings"]
+            if r["kind"] in ("game_end", "tie_for_win")]
+
+
+# Hand 1 to a target of 5: Ana 6, Ben 5, so Ana wins at the hand_end (t = 4).
+_WON = [_ev(0, "hand_start"), _ev(2, "call", "Ana", nerts_left=0), _ev(3, "count", "Ana", foundation=6),
+        _ev(3.1, "count", "Ben", nerts=0, foundation=5), _ev(4, "hand_end")]
+
+
+def test_a_correction_after_the_game_that_changes_the_winner_changes_the_one_game_end(tmp_path: Path) -> None:
+    """docs/table-log.md (score_correction): the ruling that ends the game follows the corrected scores;
+    a correction that changes the winners "changes the seats and text it names". Ben's hand 1 corrected
+    to 9 after Ana's win: the report holds one game_end, at the hand's end, naming Ben, not Ana's win as
+    well; a late play is still after the game."""
+    report = replay(tmp_path, _log([*_WON, _ev(5, "score_correction", "Ben", hand=1, score=9),
+                                    _play(6, "Ben", "AH", "F2")], target_score=5))
+    assert (report["finished"], report["winners"]) == (True, ["Ben"])
+    assert _ends(report) == [("4", "game_end", "game over: Ben wins with 9", ["Ben"])]
+    assert _kinds(report, "infractions") == [("after_game", "Ben")]
+
+
+def test_a_correction_that_undoes_the_win_drops_its_game_end_and_a_later_hand_ends_the_game(
+        tmp_path: Path) -> None:
+    """docs/table-log.md: a correction that undoes the win drops the ruling that ended the game. Ben's
+    hand 1 corrected to 6 ties the lead (§8.1, ``tie_break = play_on``): the table plays hand 2, which
+    Ben wins; Ana's game_end of hand 1 is gone from the report, and the game ends once, at hand 2."""
+    report = replay(tmp_path, _log([*_WON, _ev(5, "score_correction", "Ben", hand=1, score=6),
+                                    _ev(6, "hand_start"), _play(7, "Ben", "AH", "F1", **{"from": "nerts"}),
+                                    _ev(8, "call", "Ben", nerts_left=0), _ev(9, "hand_end")], target_score=5))
+    assert (report["finished"], report["winners"]) == (True, ["Ben"])
+    assert report["hands"] == [{"Ana": 6, "Ben": 6}, {"Ana": -26, "Ben": 1}]
+    tie = "Ana and Ben tie for the lead on 6: another hand"
+    assert _ends(report) == [("5", "tie_for_win", tie, ["Ana", "Ben"]),
+                             ("9", "game_end", "game over: Ben wins with 7", ["Ben"])]
