@@ -282,6 +282,9 @@ class NertsReferee(Referee):
         """The time of the last game event judged: a hand the log leaves open is scored then."""
         self._tops_ahead: dict[int, Card] = {}
         """Nerts tops seen while no hand is in play (the deal, before "Go"): the next hand's first tops."""
+        self._last_piles: set[str] = set()
+        """The pile ids of the hand scored last: a card moved off one of them before the next Go (or after
+        the game) names a pile, and is ruled ``after_hand`` (``after_game``), not a malformed line."""
 
     def _rule(self, t: int, kind: str, text: str, seats: Sequence[int] = ()) -> None:
         r = Ruling(t, kind, text, tuple(self.seats[s] for s in seats))
@@ -390,8 +393,16 @@ class NertsReferee(Referee):
             # Events logged before the first Go opened a hand of their own (a log may start without
             # a hand_start), but nothing in it counted: this hand_start is its Go. Closing it would
             # score a hand nobody played at 13 Nerts cards a seat for a stray "stuck" or count.
+            # A false call in it was ruled with its points off (§7.1, false_call_penalty): they go to the
+            # hand this Go starts, which the call belonged to, so that the score shows what was announced.
+            penalties = self.hand.penalties
+            # The Nerts tops the camera saw in it were seen before the Go: the hand's first tops (docs:
+            # nerts_top), so that the first new top seen after the Go counts the card before it as gone.
+            self._tops_ahead = {s: c for s, c in enumerate(self.hand.nerts_top) if c is not None}
             self.hands_played -= 1
             self.hand = None
+        else:
+            penalties = []
         if self.hand is not None:
             self._close_hand(e.t_ns)
             if self.over:
@@ -399,6 +410,8 @@ class NertsReferee(Referee):
                 return
         hand = self._start_hand(deal)
         hand.t_go = e.t_ns
+        if penalties:
+            hand.penalties = penalties
         self._rule(e.t_ns, "hand_start", f"hand {hand.number}: go")
 
     @staticmethod
@@ -762,8 +775,12 @@ class NertsReferee(Referee):
         """The foundation pile a card was taken from, when ``from`` names one of this hand's piles
         rather than a layout source (the raw text, else None)."""
         hand = self.hand
-        if hand is None or not isinstance(text, str):
+        if not isinstance(text, str):
             return None
+        if hand is None:
+            # Between hands or after the game, the piles of the hand just scored still lie on the table
+            # until gathered: a late move off one of them is refereed like any move then (docs/table-log.md).
+            return text if text in self._last_piles else None
         if text not in hand.piles and all(text != pid for pid, _ in hand.refused.values()):
             # A card refused on a new pile id (a non-Ace, or a card that may not land at all) started
             # no pile, but its return names that id all the same.
@@ -1112,6 +1129,12 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None:
             return
+        if hand.phase == "stalemate":
+            # No card lands once the hand has ended by stalemate (§7.2), seen or not: like a foundation_play
+            # then, it is after_hand (docs/table-log.md) and raises no pile.
+            self._breach(e, "after_hand",
+                         f"unseen {card.display()} on {pid} after the hand ended: take it back")
+            return
         if hand.tracked:
             self._breach(e, "unseen_play", f"unseen {card.display()} on {pid} in a hand whose every move is "
                          "logged: ignored")
@@ -1205,6 +1228,7 @@ class NertsReferee(Referee):
                 self._rule(t, kind, text, seats)
             else:
                 self._estimates.append(f"hand {hand.number}: {text}")
+        self._last_piles = {*hand.piles, *(pid for pid, _ in hand.refused.values())}
         self.hand = None
         self.hand_scores.append(scores)
         self.details.append(detail)
