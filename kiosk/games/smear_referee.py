@@ -155,6 +155,8 @@ class SmearReferee(Referee):
     # -- state ------------------------------------------------------------------------
     def _reset(self) -> None:
         self._hand: _Hand | None = None
+        self._last: _Hand | None = None
+        """The hand before the current one: its unseen blind may still be turned up."""
         self._deals = 0
         self._next_dealer: int | None = None
         self._scores = [0, 0]
@@ -251,7 +253,7 @@ class SmearReferee(Referee):
                        f"{self.seats[dealer]} dealt, but {self.seats[self._next_dealer]} was due to deal",
                        dealer)
         self._deals += 1
-        self._hand = _Hand(self._deals, dealer)
+        self._last, self._hand = self._hand, _Hand(self._deals, dealer)
         self._next_dealer = dealer
         return [self._rule(event, "deal", f"hand {self._deals}: {self.seats[dealer]} deals", [dealer])]
 
@@ -430,6 +432,13 @@ class SmearReferee(Referee):
 
     def _on_blind(self, event: TableEvent, cards: tuple[Card, ...]) -> list[Ruling]:
         hand = self._need_hand(event)
+        last = self._last
+        if not hand.seen and hand.unseen is None and last is not None and last.score is not None \
+                and last.unseen is None:
+            # The unseen blind is turned up after its hand (docs/table-log.md): before any card
+            # of this hand is seen it can only be the scored hand's before it, shown after the
+            # next deal, and it is checked against that hand (§12.5), not this one.
+            hand = last
         if hand.unseen is not None:
             self._flag(event, SEEN_TWICE, f"the blind of hand {hand.number} was shown twice: "
                        "the first showing stands")

@@ -1,0 +1,65 @@
+"""Seventh black-box round of ``kiosk replay`` on Smear table logs written from ``rules/smear.md``
+and ``docs/table-log.md`` alone (seats named N, E, S, W): each game state met with each event
+type, odd ones included (an event of the previous hand arriving late, a stray deal), then legal
+play to the end of the hand and beyond."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.games.replay_logs import replay
+
+
+def _plays(record: str) -> list[dict[str, Any]]:
+    return [{"type": "play", "seat": c[0], "card": c[2:]} for c in record.split()]
+
+
+def _replay(tmp_path: Path, options: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    header = {"table_log": 1, "game": "smear", "seats": ["N", "E", "S", "W"], "options": options}
+    return replay(tmp_path, [header, *({"t": i + 1, **e} for i, e in enumerate(events))])
+
+
+def _kinds(rep: dict[str, Any]) -> list[tuple[str, str | None]]:
+    return [(i["kind"], i["seat"]) for i in rep["infractions"]]
+
+
+# §13.4, dealer W: N bids 2 and leads 7S (trump spades); NS +2, EW +1.
+# Unseen blind: 9S 8S 9H 8H 7H 9C 8C 7C (0 card points).
+HAND_13_4: list[dict[str, Any]] = [
+    {"type": "deal", "seat": "W"},
+    {"type": "bid", "seat": "N", "bid": 2}, {"type": "pass", "seat": "E"},
+    {"type": "pass", "seat": "S"}, {"type": "pass", "seat": "W"},
+    *_plays("N:7S E:KS S:JS W:QS E:9D S:QD W:JD N:AD N:JC E:QC S:AC W:10S "
+            "W:7D N:KD E:10D S:8D N:AS E:10H S:KH W:KC N:QH E:AH S:10C W:JH"),
+]
+BLIND_13_4 = {"type": "blind", "cards": ["9S", "8S", "9H", "8H", "7H", "9C", "8C", "7C"]}
+
+# §13.1, dealt by N (due after W's hand): S bids 3 and leads AH; NS +3, EW +1.
+# Unseen blind: AD 9S 7S JS 8D 7D QC JC (8 card points).
+HAND_13_1: list[dict[str, Any]] = [
+    {"type": "deal", "seat": "N"},
+    {"type": "pass", "seat": "E"}, {"type": "bid", "seat": "S", "bid": 3},
+    {"type": "pass", "seat": "W"}, {"type": "pass", "seat": "N"},
+    *_plays("S:AH W:9H N:10H E:8H S:KH W:QH N:JH E:QS S:7H W:8S N:9C E:JD "
+            "S:10S W:AS N:KS E:10D W:KD N:QD E:KC S:9D W:7C N:10C E:AC S:8C"),
+]
+BLIND_13_1 = {"type": "blind", "cards": ["AD", "9S", "7S", "JS", "8D", "7D", "QC", "JC"]}
+
+
+def test_12_5_the_last_hands_blind_turned_up_after_the_next_deal_is_that_hands(tmp_path: Path) -> None:
+    # The table turns up hand 1's unseen blind (§12.2, optional) only after N has dealt hand 2.
+    # Nothing of hand 2 has been seen yet, and hand 2's own unseen blind can only be turned up
+    # after hand 2 (docs/table-log.md, blind): these cards are hand 1's. They are not hand 2's
+    # blind, so hand 2's cards are not "seen twice" and its card points are not short of 80.
+    rep = _replay(tmp_path, {}, [*HAND_13_4, HAND_13_1[0], BLIND_13_4, *HAND_13_1[1:], BLIND_13_1])
+    assert _kinds(rep) == []
+    assert [(h["N"], h["E"]) for h in rep["hands"]] == [(2, 1), (3, 1)]
+
+
+def test_12_5_a_late_blind_is_checked_against_the_hand_it_belongs_to(tmp_path: Path) -> None:
+    # The same late showing, but with a misread: 10S (played in hand 1) read in the blind.
+    wrong = {"type": "blind", "cards": ["9S", "8S", "9H", "8H", "7H", "9C", "8C", "10S"]}
+    rep = _replay(tmp_path, {}, [*HAND_13_4, HAND_13_1[0], wrong, *HAND_13_1[1:]])
+    assert [k for k, _ in _kinds(rep)] == ["seen_twice", "point_total"]
+    assert "hand 1" in rep["infractions"][0]["text"] and "hand 1" in rep["infractions"][1]["text"]
