@@ -93,6 +93,8 @@ class _Hand:
 
     number: int
     dealer: int
+    due: int | None = None
+    """The seat that was due to deal this hand (None for the first hand)."""
     calls: list[tuple[int, int | None]] = field(default_factory=list)
     high: int = 0
     bidder: int | None = None
@@ -253,7 +255,7 @@ class SmearReferee(Referee):
                        f"{self.seats[dealer]} dealt, but {self.seats[self._next_dealer]} was due to deal",
                        dealer)
         self._deals += 1
-        self._last, self._hand = self._hand, _Hand(self._deals, dealer)
+        self._last, self._hand = self._hand, _Hand(self._deals, dealer, self._next_dealer)
         self._next_dealer = dealer
         return [self._rule(event, "deal", f"hand {self._deals}: {self.seats[dealer]} deals", [dealer])]
 
@@ -557,6 +559,10 @@ class SmearReferee(Referee):
                        "being shown: scored without them", hand.bidder)
             self._score(event, hand)
             return
+        # §4.5: the deal passes only after a completed hand, so a hand given up unfinished leaves
+        # due the seat that was due for it (a wrong seat's stray deal does not move the deal).
+        if hand.due is not None:
+            self._next_dealer = hand.due
         if hand.auction_over and hand.tricks is not None:
             n = len(hand.tricks.completed)
             if hand.tricks.current.plays:

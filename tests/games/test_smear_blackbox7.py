@@ -63,3 +63,21 @@ def test_12_5_a_late_blind_is_checked_against_the_hand_it_belongs_to(tmp_path: P
     rep = _replay(tmp_path, {}, [*HAND_13_4, HAND_13_1[0], wrong, *HAND_13_1[1:]])
     assert [k for k, _ in _kinds(rep)] == ["seen_twice", "point_total"]
     assert "hand 1" in rep["infractions"][0]["text"] and "hand 1" in rep["infractions"][1]["text"]
+
+
+def test_4_5_a_stray_deal_by_the_wrong_seat_does_not_move_the_deal(tmp_path: Path) -> None:
+    # After W's hand is scored N is due (§4.5). W's deal is logged again by mistake, then N
+    # deals and the hand is played. W's stray deal is flagged and ends unplayed; it is not a
+    # completed hand, so the deal does not pass from it: N is still the seat due.
+    rep = _replay(tmp_path, {}, [*HAND_13_4, {"type": "deal", "seat": "W"}, *HAND_13_1])
+    assert _kinds(rep) == [("wrong_dealer", "W"), ("incomplete_hand", "N")]
+    assert rep["extra"]["teams"] == {"NS": 5, "EW": 2}
+
+
+def test_5_3_after_an_all_pass_a_wrong_seats_deal_leaves_the_same_dealer_due(tmp_path: Path) -> None:
+    # W deals, everybody passes: W deals again (§5.3 default). E deals by mistake and the
+    # table has W deal: only E's deal is wrong.
+    all_pass = [{"type": "deal", "seat": "W"}, *({"type": "pass", "seat": s} for s in "NESW")]
+    rep = _replay(tmp_path, {}, [*all_pass, {"type": "deal", "seat": "E"}, *HAND_13_4, *HAND_13_1])
+    assert _kinds(rep) == [("wrong_dealer", "E"), ("incomplete_hand", "W")]
+    assert [(h["N"], h["E"]) for h in rep["hands"]] == [(0, 0), (0, 0), (2, 1), (3, 1)]
