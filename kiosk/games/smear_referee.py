@@ -508,18 +508,19 @@ class SmearReferee(Referee):
         # (§9) judge this hand against them.
         before = self._settled(len(self._rows))[1]
         result = settle_hand(self.options, before, score)
-        self._scores = list(result.scores)
         self._rows.append((score, (result.scores[0] - before[0], result.scores[1] - before[1]), ""))
+        # A correction the table logged for this hand while it was being played replaces its
+        # score now that it is scored; the end of the game (§9) is judged on that.
+        _, scores, winner = self._settled(len(self._rows))
+        self._scores = list(scores)
         self._next_dealer = left_of(hand.dealer)
-        rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, result.scores, charge),
+        rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, scores, charge),
                               [hand.bidder], {"hand": hand.number})]
         self._check_total(event, hand)
-        if result.winner is not None:
-            self._winner = result.winner
-            w = result.winner
+        if winner is not None:
+            self._winner = w = winner
             rulings.append(self._rule(
-                event, "game_over", f"{self._team_name(w)} win, {result.scores[w]} to {result.scores[1 - w]}",
-                [w, w + 2],
+                event, "game_over", f"{self._team_name(w)} win, {scores[w]} to {scores[1 - w]}", [w, w + 2],
             ))
         return rulings
 

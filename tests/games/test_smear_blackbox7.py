@@ -81,3 +81,20 @@ def test_5_3_after_an_all_pass_a_wrong_seats_deal_leaves_the_same_dealer_due(tmp
     rep = _replay(tmp_path, {}, [*all_pass, {"type": "deal", "seat": "E"}, *HAND_13_4, *HAND_13_1])
     assert _kinds(rep) == [("wrong_dealer", "E"), ("incomplete_hand", "W")]
     assert [(h["N"], h["E"]) for h in rep["hands"]] == [(0, 0), (0, 0), (2, 1), (3, 1)]
+
+
+def test_9_a_correction_of_the_hand_in_play_ends_the_game_when_that_hand_ends(tmp_path: Path) -> None:
+    # During hand 2 the table corrects E's score for hand 2 (the hand being played) to 20.
+    # The end of the game follows the corrected scores (docs/table-log.md), judged after each
+    # hand (§9): EW win when hand 2 is scored, not at the correction while hand 2 is still
+    # being played (its remaining cards are refereed, not "after the game").
+    events = [*HAND_13_4, *HAND_13_1[:9], {"type": "score_correction", "seat": "E", "hand": 2, "score": 20},
+              *HAND_13_1[9:]]
+    rep = _replay(tmp_path, {}, events)
+    assert _kinds(rep) == []
+    assert rep["finished"] and rep["winners"] == ["E", "W"]
+    assert rep["extra"]["teams"] == {"NS": 5, "EW": 21}
+    scoring = ("correction", "hand_end", "game_over")
+    kinds = [(r["kind"], r["t"]) for r in rep["rulings"] if r["kind"] in scoring]
+    last = str(len(events))
+    assert kinds == [("hand_end", "29"), ("correction", "39"), ("hand_end", last), ("game_over", last)]
