@@ -105,8 +105,9 @@ class _Hand:
     """Where each card was first seen: ``"trick 3"``, ``"the discards"``, ``"the blind"``."""
     announced: Suit | None = None
     """The last trump announced (shown as trump until the first lead names it)."""
-    unchecked: list[Suit] = field(default_factory=list)
-    """Every trump announced before the first lead: each must match that card's suit (§7.1)."""
+    unchecked: list[tuple[Suit, int | None]] = field(default_factory=list)
+    """Every trump announced before the first lead, with the seat that announced it (None if the
+    log names none): each must match that card's suit (§7.1)."""
     discards: tuple[Card, ...] | None = None
     unseen: tuple[Card, ...] | None = None
     revoke_seat: int | None = None
@@ -237,7 +238,7 @@ class SmearReferee(Referee):
                                          input=repr(suit_text))
             suit = Suit.parse(suit_text)
             self._need_hand(event)
-            return (suit,)
+            return (suit, seat)
         if t in ("pass", "collect", "misdeal"):
             self._need_hand(event)
         return (seat,)
@@ -328,15 +329,18 @@ class SmearReferee(Referee):
                            f"{hand.high} for {self._team_name(team_of(hand.bidder))} and leads",
                            [hand.bidder], {"bid": hand.high})]
 
-    def _on_trump(self, event: TableEvent, suit: Suit) -> list[Ruling]:
+    def _on_trump(self, event: TableEvent, suit: Suit, seat: int | None) -> list[Ruling]:
         hand = self._need_hand(event)
         if hand.trump is not None and hand.trump is not suit:
+            # A wrong announcement is the announcer's; one the log names no seat for is taken as
+            # the bidder's, who fixes trump by leading (§7.1).
             self._flag(event, "trump_mismatch", f"trump announced as {suit_name(suit)}, but the first card "
-                       f"led was a {suit_name(hand.trump)[:-1]}: trump is {suit_name(hand.trump)}")
+                       f"led was a {suit_name(hand.trump)[:-1]}: trump is {suit_name(hand.trump)}",
+                       seat if seat is not None else hand.bidder)
         elif hand.trump is None:
             # A later announcement must not hide an earlier one that differs: each is
             # judged against the first card led (§7.1).
-            hand.unchecked.append(suit)
+            hand.unchecked.append((suit, seat))
         hand.announced = suit
         return []
 
@@ -371,10 +375,12 @@ class SmearReferee(Referee):
         if tricks.trump is None:
             tricks.trump = card.suit  # the first card led names trump (§7.1)
             assert card.suit is not None
-            for announced in hand.unchecked:
+            for announced, by in hand.unchecked:
                 if announced is not card.suit:
+                    # Named as when the announcement follows the lead: the announcer, else the leader.
                     self._flag(event, "trump_mismatch", f"trump announced as {suit_name(announced)}, but "
-                               f"{self.seats[seat]} led {card}: trump is {suit_name(card.suit)}", seat)
+                               f"{self.seats[seat]} led {card}: trump is {suit_name(card.suit)}",
+                               by if by is not None else seat)
             rulings.append(self._rule(event, "trump", f"trump is {suit_name(card.suit)}", [seat]))
         self._see(event, hand, card, f"trick {number}", seat)
         for proof in hand.claims.observe(seat, card, number):

@@ -98,3 +98,16 @@ def test_9_a_correction_of_the_hand_in_play_ends_the_game_when_that_hand_ends(tm
     kinds = [(r["kind"], r["t"]) for r in rep["rulings"] if r["kind"] in scoring]
     last = str(len(events))
     assert kinds == [("hand_end", "29"), ("correction", "39"), ("hand_end", last), ("game_over", last)]
+
+
+def test_7_1_a_wrong_announcement_before_the_lead_names_the_seat_that_announced(tmp_path: Path) -> None:
+    # S announces hearts after the auction; N, the bidder, leads 7S: trump is spades (§7.1).
+    # The wrong announcement is S's, as it is when the announcement comes after the lead.
+    before = _replay(tmp_path, {}, [*HAND_13_4[:5], {"type": "trump", "seat": "S", "suit": "H"},
+                                    *HAND_13_4[5:]])
+    after = _replay(tmp_path, {}, [*HAND_13_4[:6], {"type": "trump", "seat": "S", "suit": "H"},
+                                   *HAND_13_4[6:]])
+    assert _kinds(before) == _kinds(after) == [("trump_mismatch", "S")]
+    # Without a seat the announcement is taken as the bidder's, who leads.
+    unnamed = _replay(tmp_path, {}, [*HAND_13_4[:5], {"type": "trump", "suit": "H"}, *HAND_13_4[5:]])
+    assert _kinds(unnamed) == [("trump_mismatch", "N")]
