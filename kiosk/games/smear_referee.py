@@ -442,10 +442,11 @@ class SmearReferee(Referee):
         hand = self._need_hand(event)
         last = self._last
         if not hand.seen and hand.unseen is None and last is not None and last.score is not None \
-                and last.unseen is None:
+                and last.unseen is None and not any(c in last.seen for c in cards):
             # The unseen blind is turned up after its hand (docs/table-log.md): before any card
-            # of this hand is seen it can only be the scored hand's before it, shown after the
-            # next deal, and it is checked against that hand (§12.5), not this one.
+            # of this hand is seen, cards that complete the scored hand before it are that
+            # hand's blind, shown after the next deal, and are checked against that hand
+            # (§12.5), not this one.
             hand = last
         if hand.unseen is not None:
             self._flag(event, SEEN_TWICE, f"the blind of hand {hand.number} was shown twice: "

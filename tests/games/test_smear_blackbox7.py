@@ -58,11 +58,18 @@ def test_12_5_the_last_hands_blind_turned_up_after_the_next_deal_is_that_hands(t
 
 
 def test_12_5_a_late_blind_is_checked_against_the_hand_it_belongs_to(tmp_path: Path) -> None:
-    # The same late showing, but with a misread: 10S (played in hand 1) read in the blind.
-    wrong = {"type": "blind", "cards": ["9S", "8S", "9H", "8H", "7H", "9C", "8C", "10S"]}
-    rep = _replay(tmp_path, {}, [*HAND_13_4, HAND_13_1[0], wrong, *HAND_13_1[1:]])
-    assert [k for k, _ in _kinds(rep)] == ["seen_twice", "point_total"]
-    assert "hand 1" in rep["infractions"][0]["text"] and "hand 1" in rep["infractions"][1]["text"]
+    # The same late showing, but one card short: hand 1's blind holds 8 cards (§4.3).
+    short = {"type": "blind", "cards": ["9S", "8S", "9H", "8H", "7H", "9C", "8C"]}
+    rep = _replay(tmp_path, {}, [*HAND_13_4, HAND_13_1[0], short, *HAND_13_1[1:]])
+    assert [k for k, _ in _kinds(rep)] == ["wrong_count"]
+    assert "hand 1" in rep["infractions"][0]["text"]
+
+
+def test_12_5_a_blind_shown_early_in_a_hand_is_still_that_hands(tmp_path: Path) -> None:
+    # Hand 2's unseen blind turned up before its first card: it shares cards with hand 1's
+    # tricks, so it cannot be hand 1's; it is hand 2's, and hand 2 adds up to 80 with it.
+    rep = _replay(tmp_path, {}, [*HAND_13_4, *HAND_13_1[:5], BLIND_13_1, *HAND_13_1[5:]])
+    assert _kinds(rep) == []
 
 
 def test_4_5_a_stray_deal_by_the_wrong_seat_does_not_move_the_deal(tmp_path: Path) -> None:
