@@ -93,6 +93,8 @@ class _Hand:
 
     number: int
     dealer: int
+    due: int | None = None
+    """The seat that was due to deal this hand (None for the first hand)."""
     calls: list[tuple[int, int | None]] = field(default_factory=list)
     high: int = 0
     bidder: int | None = None
@@ -103,8 +105,9 @@ class _Hand:
     """Where each card was first seen: ``"trick 3"``, ``"the discards"``, ``"the blind"``."""
     announced: Suit | None = None
     """The last trump announced (shown as trump until the first lead names it)."""
-    unchecked: list[Suit] = field(default_factory=list)
-    """Every trump announced before the first lead: each must match that card's suit (§7.1)."""
+    unchecked: list[tuple[Suit, int | None]] = field(default_factory=list)
+    """Every trump announced before the first lead, with the seat that announced it (None if the
+    log names none): each must match that card's suit (§7.1)."""
     discards: tuple[Card, ...] | None = None
     unseen: tuple[Card, ...] | None = None
     revoke_seat: int | None = None
@@ -155,6 +158,8 @@ class SmearReferee(Referee):
     # -- state ------------------------------------------------------------------------
     def _reset(self) -> None:
         self._hand: _Hand | None = None
+        self._last: _Hand | None = None
+        """The hand before the current one: its unseen blind may still be turned up."""
         self._deals = 0
         self._next_dealer: int | None = None
         self._scores = [0, 0]
@@ -233,7 +238,7 @@ class SmearReferee(Referee):
                                          input=repr(suit_text))
             suit = Suit.parse(suit_text)
             self._need_hand(event)
-            return (suit,)
+            return (suit, seat)
         if t in ("pass", "collect", "misdeal"):
             self._need_hand(event)
         return (seat,)
@@ -251,7 +256,7 @@ class SmearReferee(Referee):
                        f"{self.seats[dealer]} dealt, but {self.seats[self._next_dealer]} was due to deal",
                        dealer)
         self._deals += 1
-        self._hand = _Hand(self._deals, dealer)
+        self._last, self._hand = self._hand, _Hand(self._deals, dealer, self._next_dealer)
         self._next_dealer = dealer
         return [self._rule(event, "deal", f"hand {self._deals}: {self.seats[dealer]} deals", [dealer])]
 
@@ -324,15 +329,18 @@ class SmearReferee(Referee):
                            f"{hand.high} for {self._team_name(team_of(hand.bidder))} and leads",
                            [hand.bidder], {"bid": hand.high})]
 
-    def _on_trump(self, event: TableEvent, suit: Suit) -> list[Ruling]:
+    def _on_trump(self, event: TableEvent, suit: Suit, seat: int | None) -> list[Ruling]:
         hand = self._need_hand(event)
         if hand.trump is not None and hand.trump is not suit:
+            # A wrong announcement is the announcer's; one the log names no seat for is taken as
+            # the bidder's, who fixes trump by leading (§7.1).
             self._flag(event, "trump_mismatch", f"trump announced as {suit_name(suit)}, but the first card "
-                       f"led was a {suit_name(hand.trump)[:-1]}: trump is {suit_name(hand.trump)}")
+                       f"led was a {suit_name(hand.trump)[:-1]}: trump is {suit_name(hand.trump)}",
+                       seat if seat is not None else hand.bidder)
         elif hand.trump is None:
             # A later announcement must not hide an earlier one that differs: each is
             # judged against the first card led (§7.1).
-            hand.unchecked.append(suit)
+            hand.unchecked.append((suit, seat))
         hand.announced = suit
         return []
 
@@ -367,10 +375,12 @@ class SmearReferee(Referee):
         if tricks.trump is None:
             tricks.trump = card.suit  # the first card led names trump (§7.1)
             assert card.suit is not None
-            for announced in hand.unchecked:
+            for announced, by in hand.unchecked:
                 if announced is not card.suit:
+                    # Named as when the announcement follows the lead: the announcer, else the leader.
                     self._flag(event, "trump_mismatch", f"trump announced as {suit_name(announced)}, but "
-                               f"{self.seats[seat]} led {card}: trump is {suit_name(card.suit)}", seat)
+                               f"{self.seats[seat]} led {card}: trump is {suit_name(card.suit)}",
+                               by if by is not None else seat)
             rulings.append(self._rule(event, "trump", f"trump is {suit_name(card.suit)}", [seat]))
         self._see(event, hand, card, f"trick {number}", seat)
         for proof in hand.claims.observe(seat, card, number):
@@ -430,6 +440,14 @@ class SmearReferee(Referee):
 
     def _on_blind(self, event: TableEvent, cards: tuple[Card, ...]) -> list[Ruling]:
         hand = self._need_hand(event)
+        last = self._last
+        if not hand.seen and hand.unseen is None and last is not None and last.score is not None \
+                and last.unseen is None and not any(c in last.seen for c in cards):
+            # The unseen blind is turned up after its hand (docs/table-log.md): before any card
+            # of this hand is seen, cards that complete the scored hand before it are that
+            # hand's blind, shown after the next deal, and are checked against that hand
+            # (§12.5), not this one.
+            hand = last
         if hand.unseen is not None:
             self._flag(event, SEEN_TWICE, f"the blind of hand {hand.number} was shown twice: "
                        "the first showing stands")
@@ -497,18 +515,19 @@ class SmearReferee(Referee):
         # (§9) judge this hand against them.
         before = self._settled(len(self._rows))[1]
         result = settle_hand(self.options, before, score)
-        self._scores = list(result.scores)
         self._rows.append((score, (result.scores[0] - before[0], result.scores[1] - before[1]), ""))
+        # A correction the table logged for this hand while it was being played replaces its
+        # score now that it is scored; the end of the game (§9) is judged on that.
+        _, scores, winner = self._settled(len(self._rows))
+        self._scores = list(scores)
         self._next_dealer = left_of(hand.dealer)
-        rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, result.scores, charge),
+        rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, scores, charge),
                               [hand.bidder], {"hand": hand.number})]
         self._check_total(event, hand)
-        if result.winner is not None:
-            self._winner = result.winner
-            w = result.winner
+        if winner is not None:
+            self._winner = w = winner
             rulings.append(self._rule(
-                event, "game_over", f"{self._team_name(w)} win, {result.scores[w]} to {result.scores[1 - w]}",
-                [w, w + 2],
+                event, "game_over", f"{self._team_name(w)} win, {scores[w]} to {scores[1 - w]}", [w, w + 2],
             ))
         return rulings
 
@@ -548,6 +567,10 @@ class SmearReferee(Referee):
                        "being shown: scored without them", hand.bidder)
             self._score(event, hand)
             return
+        # §4.5: the deal passes only after a completed hand, so a hand given up unfinished leaves
+        # due the seat that was due for it (a wrong seat's stray deal does not move the deal).
+        if hand.due is not None:
+            self._next_dealer = hand.due
         if hand.auction_over and hand.tricks is not None:
             n = len(hand.tricks.completed)
             if hand.tricks.current.plays:
