@@ -630,7 +630,10 @@ class SmearReferee(Referee):
         before = self._winner
         _, scores, winner = self._settled(len(self._rows))
         self._scores, self._winner = list(scores), winner
-        if winner is None or winner == before:
+        # Only a correction that ends the game announces it; one that changes the winners of a
+        # game already over changes the seats and text of that game_over (docs/table-log.md),
+        # which report() brings up to date: a second announcement would end the game twice.
+        if winner is None or before is not None:
             return []
         return [self._rule(event, "game_over", f"{self._team_name(winner)} win, {scores[winner]} to "
                            f"{scores[1 - winner]}", [winner, winner + 2])]
