@@ -73,3 +73,21 @@ def test_smear_win_undone_then_restored_by_two_corrections_ends_once(tmp_path: P
                             [*events[:d4], _fix(t, "Ana", 3, 0), _fix(t, "Ana", 3, 3), *events[d4:]])
     assert rep.finished and rep.winners == ["Ana", "Cal"] and rep.totals["Ana"] == 10
     assert len(_ends(rep)) == 1
+
+
+# -- Kierki (rules/kierki.md §10, §11) -----------------------------------------------------------
+
+def test_kierki_correction_after_the_end_stays_in_log_order_when_the_last_deal_is_discarded(
+        tmp_path: Path) -> None:
+    # Under revoke_policy = replay_deal, E's reveal of QD proves E passed while QD fitted: deal 12
+    # is discarded and its match_end taken back. The correction logged before that reveal is still
+    # shown before the reveal's rulings.
+    header, events = _example("kierki")
+    header = {**header, "options": {"revoke_policy": "replay_deal"}}
+    log = [*events[:-2], _fix(1001.25, "S", 3, 5),
+           {"t": 1002.5, "type": "reveal", "seat": "E", "cards": ["QD"]}, events[-1]]
+    rep = replay_in_process(tmp_path / "log.jsonl", header, log)
+    assert not rep.finished and not _ends(rep)
+    kinds = [r.kind for r in rep.rulings]
+    assert kinds.index("correction") < kinds.index("replay_deal")
+    assert [r.t_ns for r in rep.rulings] == sorted(r.t_ns for r in rep.rulings)
