@@ -503,12 +503,18 @@ class SmearReferee(Referee):
         rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, result.scores, charge),
                               [hand.bidder], {"hand": hand.number})]
         self._check_total(event, hand)
-        if result.winner is not None:
-            self._winner = result.winner
-            w = result.winner
+        winner, final = result.winner, result.scores
+        if self._corrections:
+            # A correction logged before this hand was scored may name it: it replaces the hand's
+            # score, and §9 judges the hand on the corrected scores (docs/table-log.md), so the game
+            # ends here, not a hand later.
+            _, final, winner = self._settled(len(self._rows))
+            self._scores = list(final)
+        if winner is not None:
+            self._winner = winner
             rulings.append(self._rule(
-                event, "game_over", f"{self._team_name(w)} win, {result.scores[w]} to {result.scores[1 - w]}",
-                [w, w + 2],
+                event, "game_over", f"{self._team_name(winner)} win, {final[winner]} to {final[1 - winner]}",
+                [winner, winner + 2],
             ))
         return rulings
 

@@ -75,6 +75,21 @@ def test_smear_win_undone_then_restored_by_two_corrections_ends_once(tmp_path: P
     assert len(_ends(rep)) == 1
 
 
+
+def test_smear_correction_naming_the_next_hand_ends_the_game_when_that_hand_is_scored(tmp_path: Path) -> None:
+    # Logged after hand 2 (Ana & Cal 7), a correction gives Ana & Cal 10 for hand 3: once hand 3 is
+    # scored they have 17 (Ben & Dee, set, -2), so §9 ends the game there; hand 4 is after the end.
+    header, events, deals = _smear()
+    d3, d4 = deals[2], deals[3]
+    rep = replay_in_process(tmp_path / "log.jsonl", header,
+                            [*events[:d3], _fix(events[d3 - 1]["t"], "Ana", 3, 10), *events[d3:]])
+    assert rep.finished and rep.winners == ["Ana", "Cal"]
+    assert len(rep.hands) == 3 and rep.totals == {"Ana": 17, "Ben": -2, "Cal": 17, "Dee": -2}
+    ends = _ends(rep)
+    assert len(ends) == 1 and ends[0].t_ns == int(events[d4 - 1]["t"] * 1e9)
+    assert "Ana & Cal win, 17 to -2" in ends[0].text
+
+
 # -- Kierki (rules/kierki.md §10, §11) -----------------------------------------------------------
 
 def test_kierki_correction_after_the_end_stays_in_log_order_when_the_last_deal_is_discarded(
