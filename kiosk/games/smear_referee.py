@@ -268,7 +268,7 @@ class SmearReferee(Referee):
         self._next_dealer = hand.dealer
         return [self._rule(event, "misdeal",
                            f"misdeal in hand {hand.number}: {self.seats[hand.dealer]} deals again",
-                           [hand.dealer])]
+                           [hand.dealer]), *self._end_on_corrections(event)]
 
     def _call_check(self, event: TableEvent, hand: _Hand, seat: int, what: str) -> bool:
         if hand.auction_over:
@@ -318,7 +318,7 @@ class SmearReferee(Referee):
             self._rows.append((None, (0, 0), "all passed"))
             self._next_dealer = nxt
             return [self._rule(event, "all_passed", f"hand {hand.number}: all passed, no score; "
-                               f"{self.seats[nxt]} deals again", [nxt])]
+                               f"{self.seats[nxt]} deals again", [nxt]), *self._end_on_corrections(event)]
         hand.tricks = TrickHistory(NUM_SEATS, hand.bidder)
         return [self._rule(event, "contract", f"hand {hand.number}: {self.seats[hand.bidder]} bids "
                            f"{hand.high} for {self._team_name(team_of(hand.bidder))} and leads",
@@ -503,20 +503,30 @@ class SmearReferee(Referee):
         rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, result.scores, charge),
                               [hand.bidder], {"hand": hand.number})]
         self._check_total(event, hand)
-        winner, final = result.winner, result.scores
-        if self._corrections:
-            # A correction logged before this hand was scored may name it: it replaces the hand's
-            # score, and §9 judges the hand on the corrected scores (docs/table-log.md), so the game
-            # ends here, not a hand later.
-            _, final, winner = self._settled(len(self._rows))
-            self._scores = list(final)
-        if winner is not None:
-            self._winner = winner
+        if not self._corrections and result.winner is not None:
+            w = result.winner
+            self._winner = w
             rulings.append(self._rule(
-                event, "game_over", f"{self._team_name(winner)} win, {final[winner]} to {final[1 - winner]}",
-                [winner, winner + 2],
+                event, "game_over", f"{self._team_name(w)} win, {result.scores[w]} to {result.scores[1 - w]}",
+                [w, w + 2],
             ))
+        rulings.extend(self._end_on_corrections(event))
         return rulings
+
+    def _end_on_corrections(self, event: TableEvent) -> list[Ruling]:
+        """The end of the game (§9) once a hand's row is on the sheet, judged on the corrected
+        scores: a correction logged before the hand was scored (or passed out, or misdealt) may
+        name it, and it replaces that hand's score (docs/table-log.md), so the game ends with this
+        hand, not a hand later."""
+        if not self._corrections or self._winner is not None:
+            return []
+        _, final, winner = self._settled(len(self._rows))
+        self._scores = list(final)
+        if winner is None:
+            return []
+        self._winner = winner
+        return [self._rule(event, "game_over", f"{self._team_name(winner)} win, {final[winner]} to "
+                           f"{final[1 - winner]}", [winner, winner + 2])]
 
     def _hand_text(self, number: int, s: HandScore, scores: tuple[int, int], charge: str = "revoke") -> str:
         bt = s.bidder_team

@@ -90,6 +90,21 @@ def test_smear_correction_naming_the_next_hand_ends_the_game_when_that_hand_is_s
     assert "Ana & Cal win, 17 to -2" in ends[0].text
 
 
+
+def test_smear_correction_naming_a_passed_out_hand_ends_the_game_with_that_hand(tmp_path: Path) -> None:
+    # Hand 5 of the example is passed out (a row of 0). A correction logged before it gives Ana & Cal
+    # 10 for it: after the all-pass they have 22, so the game ends there and hand 6 is after the end.
+    header, events, deals = _smear()
+    d5, d6 = deals[4], deals[5]
+    rep = replay_in_process(tmp_path / "log.jsonl", header,
+                            [*events[:d5], _fix(events[d5 - 1]["t"], "Ana", 5, 10), *events[d5:]])
+    assert rep.finished and rep.winners == ["Ana", "Cal"]
+    assert len(rep.hands) == 5 and rep.totals["Ana"] == 22
+    ends = _ends(rep)
+    assert len(ends) == 1 and ends[0].t_ns < int(events[d6]["t"] * 1e9)
+    assert any(i.kind == "after_game_over" for i in rep.infractions)
+
+
 # -- Kierki (rules/kierki.md §10, §11) -----------------------------------------------------------
 
 def test_kierki_correction_after_the_end_stays_in_log_order_when_the_last_deal_is_discarded(
