@@ -575,6 +575,9 @@ class SmearReferee(Referee):
         else:
             self._flag(event, "incomplete_hand", f"hand {hand.number} ended during the auction: not scored")
             self._rows.append((None, (0, 0), "ended during the auction"))
+        # Its row is on the sheet now: a correction logged before may name it (then the deal that
+        # ended it comes after the game).
+        self._end_on_corrections(event)
 
     # -- public view -------------------------------------------------------------------------
     def public_view(self) -> SmearTableView:

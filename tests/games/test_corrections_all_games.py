@@ -105,6 +105,21 @@ def test_smear_correction_naming_a_passed_out_hand_ends_the_game_with_that_hand(
     assert any(i.kind == "after_game_over" for i in rep.infractions)
 
 
+
+def test_smear_correction_naming_an_unfinished_hand_ends_the_game_when_the_next_deal_closes_it(
+        tmp_path: Path) -> None:
+    # Hand 3 stops after a few cards and the next deal closes it, not scored (incomplete_hand). The
+    # correction logged before it gives Ana & Cal 10 for it: 17, so that deal comes after the game.
+    header, events, deals = _smear()
+    d3, d4 = deals[2], deals[3]
+    log = [*events[:d3], _fix(events[d3 - 1]["t"], "Ana", 3, 10), *events[d3:d3 + 12], *events[d4:]]
+    rep = replay_in_process(tmp_path / "log.jsonl", header, log)
+    assert rep.finished and rep.winners == ["Ana", "Cal"]
+    assert len(rep.hands) == 3 and rep.totals["Ana"] == 17
+    assert len(_ends(rep)) == 1
+    assert [i.kind for i in rep.infractions if i.t_ns == int(events[d4]["t"] * 1e9)][-1] == "after_game_over"
+
+
 # -- Kierki (rules/kierki.md §10, §11) -----------------------------------------------------------
 
 def test_kierki_correction_after_the_end_stays_in_log_order_when_the_last_deal_is_discarded(
