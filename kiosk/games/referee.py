@@ -400,10 +400,16 @@ def sync_end_ruling(report: RefereeReport, kind: str, text: str, t_ns: int) -> N
         report.rulings = [r for r in report.rulings if r.kind != kind]
         return
     seats = tuple(report.winners)
-    for i in range(len(report.rulings) - 1, -1, -1):
-        if report.rulings[i].kind == kind:
-            report.rulings[i] = dataclasses.replace(report.rulings[i], text=text, seats=seats)
-            return
+    ends = [i for i, r in enumerate(report.rulings) if r.kind == kind]
+    if ends:
+        # The game ends once: an earlier announcement was dropped by a correction that undid
+        # that win (the table played on, or a later correction ended the game again), so only
+        # the last one stands, naming the corrected winners.
+        last = ends[-1]
+        kept = dataclasses.replace(report.rulings[last], text=text, seats=seats)
+        report.rulings = [kept if i == last else r for i, r in enumerate(report.rulings)
+                          if r.kind != kind or i == last]
+        return
     at = len(report.rulings)
     while at > 0 and report.rulings[at - 1].t_ns > t_ns:
         at -= 1

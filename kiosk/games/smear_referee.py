@@ -273,7 +273,7 @@ class SmearReferee(Referee):
         self._next_dealer = hand.dealer
         return [self._rule(event, "misdeal",
                            f"misdeal in hand {hand.number}: {self.seats[hand.dealer]} deals again",
-                           [hand.dealer])]
+                           [hand.dealer]), *self._end_on_corrections(event)]
 
     def _call_check(self, event: TableEvent, hand: _Hand, seat: int, what: str) -> bool:
         if hand.auction_over:
@@ -323,7 +323,7 @@ class SmearReferee(Referee):
             self._rows.append((None, (0, 0), "all passed"))
             self._next_dealer = nxt
             return [self._rule(event, "all_passed", f"hand {hand.number}: all passed, no score; "
-                               f"{self.seats[nxt]} deals again", [nxt])]
+                               f"{self.seats[nxt]} deals again", [nxt]), *self._end_on_corrections(event)]
         hand.tricks = TrickHistory(NUM_SEATS, hand.bidder)
         return [self._rule(event, "contract", f"hand {hand.number}: {self.seats[hand.bidder]} bids "
                            f"{hand.high} for {self._team_name(team_of(hand.bidder))} and leads",
@@ -529,7 +529,23 @@ class SmearReferee(Referee):
             rulings.append(self._rule(
                 event, "game_over", f"{self._team_name(w)} win, {scores[w]} to {scores[1 - w]}", [w, w + 2],
             ))
+        rulings.extend(self._end_on_corrections(event))
         return rulings
+
+    def _end_on_corrections(self, event: TableEvent) -> list[Ruling]:
+        """The end of the game (§9) once a hand's row is on the sheet, judged on the corrected
+        scores: a correction logged before the hand was scored (or passed out, or misdealt) may
+        name it, and it replaces that hand's score (docs/table-log.md), so the game ends with this
+        hand, not a hand later."""
+        if not self._corrections or self._winner is not None:
+            return []
+        _, final, winner = self._settled(len(self._rows))
+        self._scores = list(final)
+        if winner is None:
+            return []
+        self._winner = winner
+        return [self._rule(event, "game_over", f"{self._team_name(winner)} win, {final[winner]} to "
+                           f"{final[1 - winner]}", [winner, winner + 2])]
 
     def _hand_text(self, number: int, s: HandScore, scores: tuple[int, int], charge: str = "revoke") -> str:
         bt = s.bidder_team
@@ -582,6 +598,9 @@ class SmearReferee(Referee):
         else:
             self._flag(event, "incomplete_hand", f"hand {hand.number} ended during the auction: not scored")
             self._rows.append((None, (0, 0), "ended during the auction"))
+        # Its row is on the sheet now: a correction logged before may name it (then the deal that
+        # ended it comes after the game).
+        self._end_on_corrections(event)
 
     # -- public view -------------------------------------------------------------------------
     def public_view(self) -> SmearTableView:
@@ -653,7 +672,10 @@ class SmearReferee(Referee):
         before = self._winner
         _, scores, winner = self._settled(len(self._rows))
         self._scores, self._winner = list(scores), winner
-        if winner is None or winner == before:
+        # Only a correction that ends the game announces it; one that changes the winners of a
+        # game already over changes the seats and text of that game_over (docs/table-log.md),
+        # which report() brings up to date: a second announcement would end the game twice.
+        if winner is None or before is not None:
             return []
         return [self._rule(event, "game_over", f"{self._team_name(winner)} win, {scores[winner]} to "
                            f"{scores[1 - winner]}", [winner, winner + 2])]

@@ -644,7 +644,12 @@ class KierkiReferee(Referee):
                 # The last deal is dealt again, so the match is not over (§10: it ends when the
                 # second player runs out in deal 12): the end announced is taken back, as the
                 # report's end ruling agrees with ``finished``; the redeal's end announces it.
+                gone = [i for i, r in enumerate(self.rulings) if any(r is m for m in self.match_end)]
                 self.rulings = [r for r in self.rulings if not any(r is m for m in self.match_end)]
+                # A correction logged after the end is shown after the rulings made before it
+                # (docs/table-log.md: in log order): those places count the rulings just taken back.
+                self._correction_ruling_at = [at - sum(i < at for i in gone)
+                                              for at in self._correction_ruling_at]
                 self.infractions = [i for i in self.infractions if not any(i is m for m in self.match_end)]
                 self.match_end = []
             self.finished = False
