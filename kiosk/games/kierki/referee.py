@@ -717,6 +717,10 @@ class KierkiReferee(Referee):
         return [ruling]
 
     def _on_collect(self, event: TableEvent) -> list[Ruling]:
+        if self.record is None:
+            # Before the first deal nothing is on the table. docs/table-log.md makes only a play
+            # before the first deal malformed; a collect with no trick in play changes nothing.
+            return [self._rule(event, "ignored", "collect before the first deal: no trick in play", ())]
         rec = self._active(event)
         # No trick to sweep: Fan Tan builds a layout (§8), a trump deal has no trick before trumps
         # are named (§7.1), and no deal has one before its first card (§6.1, §7.1: the deal, then
