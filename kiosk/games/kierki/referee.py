@@ -244,12 +244,19 @@ class KierkiReferee(Referee):
         if self.finished:
             raise InvalidActionError("'deal' event after the end of the match", input="deal")
         rec = self.record
+        number = event.get("deal")
+        if rec is not None and rec.ended and not rec.void and number is not None \
+                and number == rec.deal.number:
+            # The deal just ended, logged again (a repeated event; docs/table-log.md makes only a
+            # number that is neither this deal's nor the next one's an error). A finished deal is
+            # not dealt again (§4: a misdeal is found before the first card): its scores stand.
+            return [self._rule(event, "ignored", f"deal {rec.deal.number} is over and its scores stand: "
+                               "it is not dealt again", (dealer,))]
         # Everything is checked before anything changes, so a rejected event leaves no trace.
         in_play = rec is not None and not rec.ended and not rec.void
         # Only a played card makes a new deal event abandon this one (§4, §11): before the first card
         # (trumps already named or not) the same dealer dealing again is a plain misdeal, not flagged.
         abandon = rec is not None and in_play and rec.cards_played > 0
-        number = event.get("deal")
         has_next = self.deal_index + 1 < len(self.deals)
         # A deal event that numbers the next deal moves on to it even when the same seat deals it
         # (then out of turn, §3): the log says which deal it is, so it is not a redeal.
