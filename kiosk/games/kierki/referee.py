@@ -375,7 +375,11 @@ class KierkiReferee(Referee):
 
     def _on_misdeal(self, event: TableEvent) -> list[Ruling]:
         rec = self.record
-        if rec is None or not rec.void:
+        if rec is None:
+            # Nothing is dealt yet, so nothing is collected or dealt again (§4). docs/table-log.md
+            # makes only a play before the first deal malformed: this changes nothing.
+            return [self._rule(event, "ignored", "misdeal before the first deal: nothing is dealt yet", ())]
+        if not rec.void:
             rec = self._active(event)
             if rec.ended:
                 # §4: a misdeal is found before the first card is played. Once the deal is over
@@ -866,7 +870,13 @@ class KierkiReferee(Referee):
             raise InvalidActionError("'reveal' event: 'cards' must be a list such as [\"KD\", \"2S\"]",
                                      input=repr(raw))
         cards = [self._card(event, c) for c in raw]
-        if self.record is not None and self.record.void:
+        if self.record is None:
+            # No deal yet: no cards are held, and none is left to check (§13.3). docs/table-log.md
+            # makes only a play before the first deal malformed: this changes nothing.
+            return [self._rule(event, "ignored", f"{self._name(seat)} shows "
+                               f"{' '.join(map(str, cards)) or 'nothing'} before the first deal: "
+                               "nothing to check", (seat,))]
+        if self.record.void:
             # The rest of the cards shown after the deal was discarded: nothing left to judge.
             return [self._rule(event, "reveal", f"{self._name(seat)} shows "
                                f"{' '.join(map(str, cards)) or 'nothing'} (deal discarded)", (seat,))]
