@@ -244,12 +244,19 @@ class KierkiReferee(Referee):
         if self.finished:
             raise InvalidActionError("'deal' event after the end of the match", input="deal")
         rec = self.record
+        number = event.get("deal")
+        if rec is not None and rec.ended and not rec.void and number is not None \
+                and number == rec.deal.number:
+            # The deal just ended, logged again (a repeated event; docs/table-log.md makes only a
+            # number that is neither this deal's nor the next one's an error). A finished deal is
+            # not dealt again (§4: a misdeal is found before the first card): its scores stand.
+            return [self._rule(event, "ignored", f"deal {rec.deal.number} is over and its scores stand: "
+                               "it is not dealt again", (dealer,))]
         # Everything is checked before anything changes, so a rejected event leaves no trace.
         in_play = rec is not None and not rec.ended and not rec.void
         # Only a played card makes a new deal event abandon this one (§4, §11): before the first card
         # (trumps already named or not) the same dealer dealing again is a plain misdeal, not flagged.
         abandon = rec is not None and in_play and rec.cards_played > 0
-        number = event.get("deal")
         has_next = self.deal_index + 1 < len(self.deals)
         # A deal event that numbers the next deal moves on to it even when the same seat deals it
         # (then out of turn, §3): the log says which deal it is, so it is not a redeal.
@@ -368,7 +375,11 @@ class KierkiReferee(Referee):
 
     def _on_misdeal(self, event: TableEvent) -> list[Ruling]:
         rec = self.record
-        if rec is None or not rec.void:
+        if rec is None:
+            # Nothing is dealt yet, so nothing is collected or dealt again (§4). docs/table-log.md
+            # makes only a play before the first deal malformed: this changes nothing.
+            return [self._rule(event, "ignored", "misdeal before the first deal: nothing is dealt yet", ())]
+        if not rec.void:
             rec = self._active(event)
             if rec.ended:
                 # §4: a misdeal is found before the first card is played. Once the deal is over
@@ -722,6 +733,10 @@ class KierkiReferee(Referee):
         return [ruling]
 
     def _on_collect(self, event: TableEvent) -> list[Ruling]:
+        if self.record is None:
+            # Before the first deal nothing is on the table. docs/table-log.md makes only a play
+            # before the first deal malformed; a collect with no trick in play changes nothing.
+            return [self._rule(event, "ignored", "collect before the first deal: no trick in play", ())]
         rec = self._active(event)
         # No trick to sweep: Fan Tan builds a layout (§8), a trump deal has no trick before trumps
         # are named (§7.1), and no deal has one before its first card (§6.1, §7.1: the deal, then
@@ -860,7 +875,13 @@ class KierkiReferee(Referee):
             raise InvalidActionError("'reveal' event: 'cards' must be a list such as [\"KD\", \"2S\"]",
                                      input=repr(raw))
         cards = [self._card(event, c) for c in raw]
-        if self.record is not None and self.record.void:
+        if self.record is None:
+            # No deal yet: no cards are held, and none is left to check (§13.3). docs/table-log.md
+            # makes only a play before the first deal malformed: this changes nothing.
+            return [self._rule(event, "ignored", f"{self._name(seat)} shows "
+                               f"{' '.join(map(str, cards)) or 'nothing'} before the first deal: "
+                               "nothing to check", (seat,))]
+        if self.record.void:
             # The rest of the cards shown after the deal was discarded: nothing left to judge.
             return [self._rule(event, "reveal", f"{self._name(seat)} shows "
                                f"{' '.join(map(str, cards)) or 'nothing'} (deal discarded)", (seat,))]
