@@ -498,6 +498,11 @@ class RummyReferee(Referee):
         # and in the final round every seat is out of, once its "draw" is called; a card turned
         # up before that round's "discard" is early as well, as in a round that is played.
         frozen = self._frozen_in_final(h, p)
+        if frozen and p in h.owed and h.phase in ("show", "scored"):
+            # The card a matched seat owed, turned up only after the final round: an extra
+            # discard like any seat's then, not a card of its frozen hand.
+            h.owed.discard(p)
+            frozen = False
         if p in h.owed and (
                 h.phase == "draw" or (h.phase == "discard" and (h.discarded[p] or p not in h.drawers))):
             # §6.1: the card this seat did not turn up at the last "discard" call (ruled no_discard

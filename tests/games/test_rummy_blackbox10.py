@@ -41,7 +41,7 @@ def _shows(seats: list[str]) -> list[dict[str, Any]]:
     return [{"type": "show", "seat": s, "cards": SHOWN[s]} for s in seats]
 
 
-@pytest.mark.parametrize("late_at", [1, 6])
+@pytest.mark.parametrize("late_at", [1, 6, 8])
 def test_a_matched_seats_discard_turned_up_late_in_the_final_round_is_the_card_it_owed(
         tmp_path: Path, late_at: int) -> None:
     """§6.1: every held card is turned up at "discard"; §6.3: a matched hand stays frozen in the
@@ -49,7 +49,8 @@ def test_a_matched_seats_discard_turned_up_late_in_the_final_round_is_the_card_i
     out for her match) is not seen by the final round's "draw" call (``no_discard``, naming
     Ana). She turns it up late, during the final round's draw or after its "discard" call. That
     card is the one she owed from round 1, as for a seat still playing (test_rummy_blackbox9),
-    not a card of her frozen hand: it is early before the call, and no ``not_in_round``."""
+    not a card of her frozen hand: it is early before the call, ``extra_discard`` once the final
+    round is over (turned up after the final round), and no ``not_in_round``."""
     ev: list[dict[str, Any]] = [{"type": "hand_start", "hand": 1, "piles": PILES}]
     ev += [e for e in _round(SEATS, {"Ana": "QH", "Ben": "JS", "Cal": "10S"})
            if not (e["type"] == "discard" and e["seat"] == "Ana")]
@@ -58,7 +59,8 @@ def test_a_matched_seats_discard_turned_up_late_in_the_final_round_is_the_card_i
     ev += final[:late_at] + [{"type": "discard", "seat": "Ana", "card": "QH"}] + final[late_at:]
     ev += _shows(["Ben", "Cal"])
     report = _replay(tmp_path, ev, {"hands": [3]})
-    expected = [("no_discard", "Ana")] + ([("early_discard", "Ana")] if late_at == 1 else [])
+    late = {1: [("early_discard", "Ana")], 6: [], 8: [("extra_discard", "Ana")]}[late_at]
+    expected = [("no_discard", "Ana")] + late
     assert _kinds(report) == expected
     assert report["hands"] == [{"Ana": 0, "Ben": 21, "Cal": 8}]
     assert report["finished"] and report["winners"] == ["Ana"]
