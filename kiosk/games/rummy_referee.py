@@ -342,7 +342,9 @@ class RummyReferee(Referee):
         else:
             h.drawers = list(range(self.k))
         h.claimed = [False] * self.k
-        h.owed = owed & set(h.drawers)
+        # A matched seat out of the final round owes its card too: that card was laid down
+        # before the match, so turning it up late is no move of its frozen hand.
+        h.owed = owed
         if h.pool < len(h.drawers):
             if self.opts.pool_empty == "end_hand":
                 h.phase = "show"
@@ -496,8 +498,13 @@ class RummyReferee(Referee):
         # and in the final round every seat is out of, once its "draw" is called; a card turned
         # up before that round's "discard" is early as well, as in a round that is played.
         frozen = self._frozen_in_final(h, p)
-        if p in h.owed and p in h.drawers and (
-                h.phase == "draw" or (h.phase == "discard" and h.discarded[p])):
+        if frozen and p in h.owed and h.phase in ("show", "scored"):
+            # The card a matched seat owed, turned up only after the final round: an extra
+            # discard like any seat's then, not a card of its frozen hand.
+            h.owed.discard(p)
+            frozen = False
+        if p in h.owed and (
+                h.phase == "draw" or (h.phase == "discard" and (h.discarded[p] or p not in h.drawers))):
             # §6.1: the card this seat did not turn up at the last "discard" call (ruled no_discard
             # at this "draw") arriving late. It is not this round's discard, so the seat's discard
             # at this round's call is its one discard, not a second one. Turned up before that
