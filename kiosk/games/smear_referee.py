@@ -270,10 +270,13 @@ class SmearReferee(Referee):
             return []
         hand.abandoned = "misdeal"
         self._rows.append((None, (0, 0), "misdeal"))
-        self._next_dealer = hand.dealer
+        # §4.4: the same dealer deals again, and the deal passes only after a completed hand
+        # (§4.5): a void hand dealt by a seat that was not due leaves due the seat that was.
+        nxt = hand.dealer if hand.due is None else hand.due
+        self._next_dealer = nxt
         return [self._rule(event, "misdeal",
-                           f"misdeal in hand {hand.number}: {self.seats[hand.dealer]} deals again",
-                           [hand.dealer]), *self._end_on_corrections(event)]
+                           f"misdeal in hand {hand.number}: {self.seats[nxt]} deals again",
+                           [nxt]), *self._end_on_corrections(event)]
 
     def _call_check(self, event: TableEvent, hand: _Hand, seat: int, what: str) -> bool:
         if hand.auction_over:
