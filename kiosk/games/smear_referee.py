@@ -321,7 +321,10 @@ class SmearReferee(Referee):
             return []
         hand.auction_over = True
         if hand.bidder is None:
-            nxt = left_of(hand.dealer) if self.options.all_pass == "redeal_next_dealer" else hand.dealer
+            # §5.3: the same dealer deals again; as after a misdeal (§4.4), a hand dealt by a seat
+            # that was not due and given up uncompleted leaves due the seat that was (§4.5).
+            same = hand.dealer if hand.due is None else hand.due
+            nxt = left_of(hand.dealer) if self.options.all_pass == "redeal_next_dealer" else same
             hand.abandoned = "all passed"
             self._rows.append((None, (0, 0), "all passed"))
             self._next_dealer = nxt

@@ -65,3 +65,14 @@ def test_4_4_a_misdeal_of_a_stray_deal_leaves_the_seat_due_to_deal(tmp_path: Pat
     assert _kinds(rep) == [("wrong_dealer", "E")]
     assert _deals(rep) == ["W", "E", "N", "E"]
     assert [(h["N"], h["E"]) for h in rep["hands"]] == [(2, 1), (0, 0), (3, 1), (4, 0)]
+
+
+def test_5_3_an_all_pass_on_a_stray_deal_leaves_the_seat_due_to_deal(tmp_path: Path) -> None:
+    # After W's hand N is due (§4.5). E deals by mistake and all four pass: the hand is
+    # abandoned and redealt (§5.3 default), and a hand that was not completed does not pass
+    # the deal. N, the seat due, deals: not a wrong deal, and E deals after N's hand.
+    stray = [{"type": "deal", "seat": "E"}, *({"type": "pass", "seat": s} for s in "SWNE")]
+    rep = _replay(tmp_path, {}, [*HAND_13_4, *stray, *HAND_13_1, *HAND_13_2])
+    assert _kinds(rep) == [("wrong_dealer", "E")]
+    assert _deals(rep) == ["W", "E", "N", "E"]
+    assert [(h["N"], h["E"]) for h in rep["hands"]] == [(2, 1), (0, 0), (3, 1), (4, 0)]
