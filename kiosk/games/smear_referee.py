@@ -275,7 +275,8 @@ class SmearReferee(Referee):
         nxt = hand.dealer if hand.due is None else hand.due
         self._next_dealer = nxt
         return [self._rule(event, "misdeal",
-                           f"misdeal in hand {hand.number}: {self.seats[nxt]} deals again",
+                           f"misdeal in hand {hand.number}: {self.seats[nxt]} deals "
+                           f"{'again' if nxt == hand.dealer else '(the seat due)'}",
                            [nxt]), *self._end_on_corrections(event)]
 
     def _call_check(self, event: TableEvent, hand: _Hand, seat: int, what: str) -> bool:
@@ -328,8 +329,9 @@ class SmearReferee(Referee):
             hand.abandoned = "all passed"
             self._rows.append((None, (0, 0), "all passed"))
             self._next_dealer = nxt
+            again = "(the seat due)" if nxt == same != hand.dealer else "again"
             return [self._rule(event, "all_passed", f"hand {hand.number}: all passed, no score; "
-                               f"{self.seats[nxt]} deals again", [nxt]), *self._end_on_corrections(event)]
+                               f"{self.seats[nxt]} deals {again}", [nxt]), *self._end_on_corrections(event)]
         hand.tricks = TrickHistory(NUM_SEATS, hand.bidder)
         return [self._rule(event, "contract", f"hand {hand.number}: {self.seats[hand.bidder]} bids "
                            f"{hand.high} for {self._team_name(team_of(hand.bidder))} and leads",

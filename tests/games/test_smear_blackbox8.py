@@ -76,3 +76,30 @@ def test_5_3_an_all_pass_on_a_stray_deal_leaves_the_seat_due_to_deal(tmp_path: P
     assert _kinds(rep) == [("wrong_dealer", "E")]
     assert _deals(rep) == ["W", "E", "N", "E"]
     assert [(h["N"], h["E"]) for h in rep["hands"]] == [(2, 1), (0, 0), (3, 1), (4, 0)]
+
+
+def test_9_a_whole_game_with_odd_events_in_the_early_hands(tmp_path: Path) -> None:
+    # revoke_policy = bid_setback. Hand 1 (W deals): W revokes in trick 3 (§13.8), proven in
+    # trick 4: EW lose N's bid of 2, NS score their 3 Points. E then deals by mistake and a
+    # misdeal is called: N, the seat due, deals §13.1 (NS +3, EW +1). E deals and all pass:
+    # E deals again (§5.3) and N bids 4 and makes it. S, W and N deal the next hands:
+    # NS reach 15 in N's hand and win 15 to 4 (§9).
+    revoke = [*HAND_13_4[:5], *_plays(
+        "N:7S E:KS S:JS W:QS E:9D S:QD W:JD N:AD N:JC E:QC S:AC W:7D S:8D W:KC N:KD E:10D "
+        "N:AS E:10H S:KH W:10S N:QH E:AH S:10C W:JH")]
+    stray = [{"type": "deal", "seat": "E"}, {"type": "misdeal", "seat": "E"}]
+    all_pass: list[dict[str, Any]] = [{"type": "deal", "seat": "E"},
+                                      *({"type": "pass", "seat": s} for s in "SWNE")]
+    # §13.5's play, W bids 2 and makes 3 Points; dealt by S.
+    hand_13_5: list[dict[str, Any]] = [{"type": "deal", "seat": "S"}, {"type": "bid", "seat": "W", "bid": 2},
+                 *({"type": "pass", "seat": s} for s in "NES"), *_plays(
+                     "W:9H N:9C E:9S S:7D W:AS N:QS E:JS S:7S W:KS N:10S E:10D S:8S W:AD N:8D E:QD S:JD "
+                     "W:QC N:AC E:KC S:10C N:9D E:KD S:JC W:8C")]
+    events = [*revoke, *stray, *HAND_13_1, *all_pass, *HAND_13_2, *hand_13_5, *HAND_13_4, *HAND_13_1]
+    rep = _replay(tmp_path, {"revoke_policy": "bid_setback"}, events)
+    assert _kinds(rep) == [("revoke", "W"), ("wrong_dealer", "E")]
+    assert _deals(rep) == ["W", "E", "N", "E", "E", "S", "W", "N"]
+    assert [(h["N"], h["E"]) for h in rep["hands"]] == [
+        (3, -2), (0, 0), (3, 1), (0, 0), (4, 0), (0, 3), (2, 1), (3, 1)]
+    assert rep["finished"] and rep["winners"] == ["N", "S"]
+    assert rep["extra"]["teams"] == {"NS": 15, "EW": 4}
