@@ -270,10 +270,14 @@ class SmearReferee(Referee):
             return []
         hand.abandoned = "misdeal"
         self._rows.append((None, (0, 0), "misdeal"))
-        self._next_dealer = hand.dealer
+        # §4.4: the same dealer deals again, and the deal passes only after a completed hand
+        # (§4.5): a void hand dealt by a seat that was not due leaves due the seat that was.
+        nxt = hand.dealer if hand.due is None else hand.due
+        self._next_dealer = nxt
         return [self._rule(event, "misdeal",
-                           f"misdeal in hand {hand.number}: {self.seats[hand.dealer]} deals again",
-                           [hand.dealer]), *self._end_on_corrections(event)]
+                           f"misdeal in hand {hand.number}: {self.seats[nxt]} deals "
+                           f"{'again' if nxt == hand.dealer else '(the seat due)'}",
+                           [nxt]), *self._end_on_corrections(event)]
 
     def _call_check(self, event: TableEvent, hand: _Hand, seat: int, what: str) -> bool:
         if hand.auction_over:
@@ -318,12 +322,16 @@ class SmearReferee(Referee):
             return []
         hand.auction_over = True
         if hand.bidder is None:
-            nxt = left_of(hand.dealer) if self.options.all_pass == "redeal_next_dealer" else hand.dealer
+            # §5.3: the same dealer deals again; as after a misdeal (§4.4), a hand dealt by a seat
+            # that was not due and given up uncompleted leaves due the seat that was (§4.5).
+            same = hand.dealer if hand.due is None else hand.due
+            nxt = left_of(hand.dealer) if self.options.all_pass == "redeal_next_dealer" else same
             hand.abandoned = "all passed"
             self._rows.append((None, (0, 0), "all passed"))
             self._next_dealer = nxt
+            again = "(the seat due)" if nxt == same != hand.dealer else "again"
             return [self._rule(event, "all_passed", f"hand {hand.number}: all passed, no score; "
-                               f"{self.seats[nxt]} deals again", [nxt]), *self._end_on_corrections(event)]
+                               f"{self.seats[nxt]} deals {again}", [nxt]), *self._end_on_corrections(event)]
         hand.tricks = TrickHistory(NUM_SEATS, hand.bidder)
         return [self._rule(event, "contract", f"hand {hand.number}: {self.seats[hand.bidder]} bids "
                            f"{hand.high} for {self._team_name(team_of(hand.bidder))} and leads",
