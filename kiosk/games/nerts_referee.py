@@ -229,8 +229,6 @@ class _Hand:
     penalties: list[int] = field(default_factory=list)
     flights: dict[tuple[int, str | None], tuple[int, int]] = field(default_factory=dict)
     """The last landing of each (seat, actor), time and err: a lift before it means two cards in flight."""
-    actors: dict[int, set[str]] = field(default_factory=dict)
-    """The partners named in ``actor`` fields, per seat."""
     spans: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
     """Each seat's last few moves: (lift plus its err, or the landing when the lift is unknown; landing;
     landing err). In a partnership three of them in flight at once break the one-hand rule (§10)."""
@@ -282,6 +280,9 @@ class NertsReferee(Referee):
         """The time of the last game event judged: a hand the log leaves open is scored then."""
         self._tops_ahead: dict[int, Card] = {}
         """Nerts tops seen while no hand is in play (the deal, before "Go"): the next hand's first tops."""
+        self._actors: dict[int, set[str]] = {}
+        """The players named in ``actor`` fields, per seat, over the whole game: a partnership is one
+        seat for the game (§10), so a third name is a third player whichever hand it turns up in."""
         self._last_piles: set[str] = set()
         """The pile ids of the hand scored last: a card moved off one of them before the next Go (or after
         the game) names a pile, and is ruled ``after_hand`` (``after_game``), not a malformed line."""
@@ -686,7 +687,7 @@ class NertsReferee(Referee):
             return True  # stock handling: the other hand may hold the stock (§5)
         given = e.get("actor")
         actor = None if given is None else str(given)
-        acts = hand.actors.setdefault(seat, set())
+        acts = self._actors.setdefault(seat, set())
         if actor is not None and actor not in acts:
             acts.add(actor)
             if len(acts) == 3:
