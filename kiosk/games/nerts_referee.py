@@ -690,8 +690,10 @@ class NertsReferee(Referee):
         acts = self._actors.setdefault(seat, set())
         if actor is not None and actor not in acts:
             acts.add(actor)
-            if len(acts) == 3:
-                self._breach(e, "one_hand", f"three players are moving {name}'s cards: a seat is one "
+            if len(acts) >= 3:
+                # Every player beyond the two partners is a breach, the fourth as much as the third.
+                many = "three" if len(acts) == 3 else str(len(acts))
+                self._breach(e, "one_hand", f"{many} players are moving {name}'s cards: a seat is one "
                              f"player or a partnership of two", seat)
         partners = len(acts)
         if self.n < 3:

@@ -45,3 +45,18 @@ def test_a_third_partner_named_in_a_later_hand_is_a_third_player_on_the_seat(tmp
     report = replay(tmp_path, _log([*hand1, *hand2], seats))
     assert [(x["t"], x["kind"], x["seat"]) for x in report["infractions"]] == [("11", "one_hand", "T1")]
     assert report["hands"] == [{"T1": -24, "T2": 0, "T3": -26}, {"T1": -24, "T2": 0, "T3": -26}]
+
+
+def test_a_fourth_player_named_on_a_seat_is_a_breach_too(tmp_path: Path) -> None:
+    """§10 and docs/table-log.md (``one_hand``): a seat is one player or a partnership of two. After
+    Cal, a third player, moved T1's cards, Dee moves them too: a fourth player on the seat is a breach
+    as well (each new player beyond the two is ruled once). The cards stand and score as played."""
+    seats = ("T1", "T2", "T3")
+    events = [_ev(0, "hand_start"), _play(1, "T1", "AS", "F1", actor="Ana"),
+              _play(2, "T1", "AH", "F2", actor="Ben"), _play(3, "T1", "AD", "F3", actor="Cal"),
+              _play(4, "T1", "AC", "F4", actor="Dee"), _play(5, "T1", "2C", "F4", actor="Cal"),
+              _ev(6, "call", "T2", nerts_left=0), _ev(7, "hand_end")]
+    report = replay(tmp_path, _log(events, seats))
+    assert [(x["t"], x["kind"], x["seat"]) for x in report["infractions"]] == [
+        ("3", "one_hand", "T1"), ("4", "one_hand", "T1")]
+    assert report["hands"] == [{"T1": -21, "T2": 0, "T3": -26}]
