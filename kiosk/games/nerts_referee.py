@@ -784,9 +784,11 @@ class NertsReferee(Referee):
             # Between hands or after the game, the piles of the hand just scored still lie on the table
             # until gathered: a late move off one of them is refereed like any move then (docs/table-log.md).
             return text if text in self._last_piles else None
-        if text not in hand.piles and all(text != pid for pid, _ in hand.refused.values()):
+        if (text not in hand.piles and all(text != pid for pid, _ in hand.refused.values())
+                and text not in self._last_piles):
             # A card refused on a new pile id (a non-Ace, or a card that may not land at all) started
-            # no pile, but its return names that id all the same.
+            # no pile, but its return names that id all the same. A pile of the hand scored last still
+            # names a pile: a move off it logged late, in the next hand, is refereed, not malformed.
             return None
         try:
             self._source(text)

@@ -60,3 +60,40 @@ def test_a_fourth_player_named_on_a_seat_is_a_breach_too(tmp_path: Path) -> None
     assert [(x["t"], x["kind"], x["seat"]) for x in report["infractions"]] == [
         ("3", "one_hand", "T1"), ("4", "one_hand", "T1")]
     assert report["hands"] == [{"T1": -21, "T2": 0, "T3": -26}]
+
+
+def _deck(top: str, work: list[str], stock: list[str]) -> str:
+    """A 52-card deck in dealing order (§4): 12 filler cards, the Nerts top ``top``, the four work
+    cards, then the stock (first card on top)."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    faces = [r + s for s in "SHDC" for r in ranks]
+    rest = [c for c in faces if c not in {top, *work, *stock}]
+    return " ".join([*rest[:12], top, *work, *stock, *rest[12:]])
+
+
+_DEAL = {"Ana": _deck("7D", ["AC", "2C", "9H", "6C"], ["4D", "5D", "AD"]),
+         "Ben": _deck("KH", ["AC", "5S", "2D", "3D"], ["4S", "5H", "2C"])}
+
+
+def test_a_move_off_a_pile_of_the_last_hand_logged_in_the_next_hand_is_refereed(tmp_path: Path) -> None:
+    """docs/table-log.md (``from_foundation``: a ``move`` or ``foundation_play`` whose ``from`` names a
+    foundation pile; a malformed line is one whose pile names no pile) and §6.1: in hand 1 Ben's 2♣
+    loses the race for F1 and is not taken back before the hand ends. The return, and a play off his
+    own pile F2, arrive late, in hand 2, before any pile of hand 2 has those ids: they name the piles
+    of hand 1, so they are refereed (a card taken off a foundation), not a malformed log, and hand 2
+    plays on and is scored as played."""
+    hand1 = [_ev(0, "hand_start", deal=_DEAL), _play(1, "Ana", "AC", "F1", **{"from": "work1"}),
+             _play(2, "Ben", "AC", "F2", **{"from": "work1"}), _ev(3, "turn", "Ben"),
+             _play(4, "Ana", "2C", "F1", **{"from": "work2"}),
+             _play(4.35, "Ben", "2C", "F1", **{"from": "waste"}, t_lift=4.0),
+             _ev(5, "call", "Ana", nerts_left=0), _ev(6, "hand_end")]
+    for late in (_ev(8, "move", "Ben", card="2C", to="waste", **{"from": "F1"}),
+                 _play(8, "Ben", "AC", "F9", **{"from": "F2"})):
+        hand2 = [_ev(7, "hand_start", deal=_DEAL), late, _play(9, "Ben", "AC", "F3", **{"from": "work1"}),
+                 _ev(10, "call", "Ana", nerts_left=0), _ev(11, "hand_end")]
+        report = replay(tmp_path, _log([*hand1, *hand2]))
+        assert _kinds(report, "infractions") == [("from_foundation", "Ben")]
+        assert report["infractions"][0]["t"] == "8"
+        # Ana's calls stop play, but her tracked Nerts pile still holds its 13 cards: hand 1 Ana F 2,
+        # Ben F 1 (his refused 2♣ does not score); hand 2 Ben F 1, the late event changing nothing.
+        assert report["hands"] == [{"Ana": -24, "Ben": -25}, {"Ana": -26, "Ben": -25}]
