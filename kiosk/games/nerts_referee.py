@@ -320,9 +320,12 @@ class NertsReferee(Referee):
         scores as corrected so far: the end and its winners follow the corrected scores
         (docs/table-log.md), so a correction can end the game before the next Go, change its winners,
         or undo a win and let the table play on. A new outcome is announced as a hand's end would
-        announce it (``game_end``, or ``tie_for_win``). During a hand the hand's end decides."""
+        announce it (``game_end``, or ``tie_for_win``). During a hand the hand's end decides, unless
+        the correction ends the game on the hands already scored (see ``_end_in_hand``)."""
         self._new = []
-        if self.hand is not None or not self.hands_played:
+        if self.hand is not None:
+            return self._end_in_hand(t)
+        if not self.hands_played:
             return []
         before = (self.over, list(self.winners), self.reached)
         self.over, self.winners, self.reached, totals = _decide_end(
@@ -340,6 +343,27 @@ class NertsReferee(Referee):
             self._new.append(r)
         else:
             self._rule(t, *ruling)
+        return self._new
+
+    def _end_in_hand(self, t: int) -> list[Ruling]:
+        """A correction logged while a hand is in play that ends the game on the hands already scored
+        (§8.1: the game ends after the hand in which a total reaches the target) ends it at the
+        correction's time (docs/table-log.md): the hand in play is no hand of the game and is not
+        scored, its later events are after_game, and the winner is the one the scored hands name, so
+        the report's totals and its winner agree. A correction that leaves the game open (or a tie
+        that plays on) changes nothing until the hand's end."""
+        done = len(self.hand_scores)
+        if not done:
+            return []
+        over, winners, reached, totals = _decide_end(
+            self._corrected_rows()[:done], self.opts.target_score, self.opts.tie_break)
+        ruling = _end_ruling(self.seats, over, winners, reached, totals)
+        if not over or ruling is None:
+            return []
+        self.over, self.winners, self.reached = True, winners, reached
+        self.hand = None
+        self.hands_played = done
+        self._rule(t, *ruling)
         return self._new
 
     # -- hands -----------------------------------------------------------------------------

@@ -97,3 +97,28 @@ def test_a_move_off_a_pile_of_the_last_hand_logged_in_the_next_hand_is_refereed(
         # Ana's calls stop play, but her tracked Nerts pile still holds its 13 cards: hand 1 Ana F 2,
         # Ben F 1 (his refused 2♣ does not score); hand 2 Ben F 1, the late event changing nothing.
         assert report["hands"] == [{"Ana": -24, "Ben": -25}, {"Ana": -26, "Ben": -25}]
+
+
+def test_a_correction_logged_during_a_hand_that_ends_the_game_ends_it_then(tmp_path: Path) -> None:
+    """§8.1 (the game ends after the hand in which a total reaches the target; the highest total wins)
+    and docs/table-log.md ("a correction that ends the game adds it, at the correction's time"): hand 1
+    ties Ana and Ben on 1 (target 1), so hand 2 is played. During hand 2 a correction gives Ben 0 for
+    hand 1: the game was over after hand 1, won by Ana alone. It ends at the correction, as it does
+    when the correction is logged between hands: the rest of hand 2 is after_game and is not scored,
+    so the winner the report names has the highest of its totals (not "Ana wins with -1" beside Ben's
+    2)."""
+    hand1 = [_ev(0, "hand_start"), _play(1, "Ana", "AD", "F1"), _play(2, "Ben", "AH", "F2"),
+             _ev(3, "call", "Ana", nerts_left=0), _ev(3.5, "count", "Ben", nerts=0), _ev(4, "hand_end")]
+    fix = _ev(12, "score_correction", "Ben", hand=1, score=0)
+    hand2 = [_ev(10, "hand_start"), _play(11, "Ben", "AH", "F2"), fix, _play(13, "Ben", "AC", "F3"),
+             _ev(14, "call", "Ben", nerts_left=0), _ev(14.5, "count", "Ana", nerts=1), _ev(15, "hand_end")]
+    for at in (2, 0):
+        # The correction logged during hand 2, or (the same game) just before its Go.
+        events = [*hand1, *hand2] if at == 2 else [*hand1, {**fix, "t": 9}, *hand2[:2], *hand2[3:]]
+        report = replay(tmp_path, _log(events, target_score=1))
+        assert (report["finished"], report["winners"]) == (True, ["Ana"])
+        assert report["hands"] == [{"Ana": 1, "Ben": 0}]
+        assert report["totals"] == {"Ana": 1, "Ben": 0}
+        ends = [(x["t"], x["text"]) for x in report["rulings"] if x["kind"] == "game_end"]
+        assert ends == [("12" if at == 2 else "9", "game over: Ana wins with 1")]
+        assert [x["kind"] for x in report["infractions"]][-3:] == ["after_game"] * 3
