@@ -229,8 +229,6 @@ class _Hand:
     penalties: list[int] = field(default_factory=list)
     flights: dict[tuple[int, str | None], tuple[int, int]] = field(default_factory=dict)
     """The last landing of each (seat, actor), time and err: a lift before it means two cards in flight."""
-    actors: dict[int, set[str]] = field(default_factory=dict)
-    """The partners named in ``actor`` fields, per seat."""
     spans: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
     """Each seat's last few moves: (lift plus its err, or the landing when the lift is unknown; landing;
     landing err). In a partnership three of them in flight at once break the one-hand rule (§10)."""
@@ -282,6 +280,9 @@ class NertsReferee(Referee):
         """The time of the last game event judged: a hand the log leaves open is scored then."""
         self._tops_ahead: dict[int, Card] = {}
         """Nerts tops seen while no hand is in play (the deal, before "Go"): the next hand's first tops."""
+        self._actors: dict[int, set[str]] = {}
+        """The players named in ``actor`` fields, per seat, over the whole game: a partnership is one
+        seat for the game (§10), so a third name is a third player whichever hand it turns up in."""
         self._last_piles: set[str] = set()
         """The pile ids of the hand scored last: a card moved off one of them before the next Go (or after
         the game) names a pile, and is ruled ``after_hand`` (``after_game``), not a malformed line."""
@@ -319,9 +320,12 @@ class NertsReferee(Referee):
         scores as corrected so far: the end and its winners follow the corrected scores
         (docs/table-log.md), so a correction can end the game before the next Go, change its winners,
         or undo a win and let the table play on. A new outcome is announced as a hand's end would
-        announce it (``game_end``, or ``tie_for_win``). During a hand the hand's end decides."""
+        announce it (``game_end``, or ``tie_for_win``). During a hand the hand's end decides, unless
+        the correction ends the game on the hands already scored (see ``_end_in_hand``)."""
         self._new = []
-        if self.hand is not None or not self.hands_played:
+        if self.hand is not None:
+            return self._end_in_hand(t)
+        if not self.hands_played:
             return []
         before = (self.over, list(self.winners), self.reached)
         self.over, self.winners, self.reached, totals = _decide_end(
@@ -339,6 +343,27 @@ class NertsReferee(Referee):
             self._new.append(r)
         else:
             self._rule(t, *ruling)
+        return self._new
+
+    def _end_in_hand(self, t: int) -> list[Ruling]:
+        """A correction logged while a hand is in play that ends the game on the hands already scored
+        (§8.1: the game ends after the hand in which a total reaches the target) ends it at the
+        correction's time (docs/table-log.md): the hand in play is no hand of the game and is not
+        scored, its later events are after_game, and the winner is the one the scored hands name, so
+        the report's totals and its winner agree. A correction that leaves the game open (or a tie
+        that plays on) changes nothing until the hand's end."""
+        done = len(self.hand_scores)
+        if not done:
+            return []
+        over, winners, reached, totals = _decide_end(
+            self._corrected_rows()[:done], self.opts.target_score, self.opts.tie_break)
+        ruling = _end_ruling(self.seats, over, winners, reached, totals)
+        if not over or ruling is None:
+            return []
+        self.over, self.winners, self.reached = True, winners, reached
+        self.hand = None
+        self.hands_played = done
+        self._rule(t, *ruling)
         return self._new
 
     # -- hands -----------------------------------------------------------------------------
@@ -686,11 +711,13 @@ class NertsReferee(Referee):
             return True  # stock handling: the other hand may hold the stock (§5)
         given = e.get("actor")
         actor = None if given is None else str(given)
-        acts = hand.actors.setdefault(seat, set())
+        acts = self._actors.setdefault(seat, set())
         if actor is not None and actor not in acts:
             acts.add(actor)
-            if len(acts) == 3:
-                self._breach(e, "one_hand", f"three players are moving {name}'s cards: a seat is one "
+            if len(acts) >= 3:
+                # Every player beyond the two partners is a breach, the fourth as much as the third.
+                many = "three" if len(acts) == 3 else str(len(acts))
+                self._breach(e, "one_hand", f"{many} players are moving {name}'s cards: a seat is one "
                              f"player or a partnership of two", seat)
         partners = len(acts)
         if self.n < 3:
@@ -781,9 +808,11 @@ class NertsReferee(Referee):
             # Between hands or after the game, the piles of the hand just scored still lie on the table
             # until gathered: a late move off one of them is refereed like any move then (docs/table-log.md).
             return text if text in self._last_piles else None
-        if text not in hand.piles and all(text != pid for pid, _ in hand.refused.values()):
+        if (text not in hand.piles and all(text != pid for pid, _ in hand.refused.values())
+                and text not in self._last_piles):
             # A card refused on a new pile id (a non-Ace, or a card that may not land at all) started
-            # no pile, but its return names that id all the same.
+            # no pile, but its return names that id all the same. A pile of the hand scored last still
+            # names a pile: a move off it logged late, in the next hand, is refereed, not malformed.
             return None
         try:
             self._source(text)
