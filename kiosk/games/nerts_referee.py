@@ -570,6 +570,13 @@ class NertsReferee(Referee):
             return
         elif card.is_joker and hand.jokers_played[seat] >= self.opts.jokers:
             self._breach(e, "seen_twice", f"{name} has no joker left to play", seat)
+            # A misread, or another deck's joker: like a plain card seen twice it lies on the pile and raises
+            # it, counted for no seat, once its face is known (declared, or the one card that fits, §12).
+            pile = hand.piles.get(pid)
+            if declared is None and pile is not None and pile.suit is not None and not pile.complete:
+                declared = Card(Rank(pile.level + 1), pile.suit)
+            if declared is not None:
+                self._stand_uncredited(hand, pid, declared, landed=(seat, e.t_ns, e.err_ns))
             return
         face = self._joker_face(e, hand, card, declared, pid, src, seat)
         if face is None:

@@ -46,3 +46,19 @@ def test_a_card_seen_twice_sets_the_level_a_twin_races(
     assert [(x["kind"], x["text"]) for x in report["rulings"] if x["kind"] in ("tie", "race")] == kinds
     assert [x["kind"] for x in report["infractions"]] == ["seen_twice"]
     assert report["extra"]["hands"][0]["foundation"] == {"Ana": ana, "Ben": 1, "Cal": 2}
+
+
+@pytest.mark.parametrize("declared", [{"as": "3S"}, {}])
+def test_a_joker_more_than_the_deck_holds_still_lies_on_its_pile(
+        tmp_path: Path, declared: dict[str, str]) -> None:
+    """docs/table-log.md (``seen_twice``: "the card lies on the pile all the same: it raises the pile,
+    counted for no seat ... so the cards played on it stand") and §9 (a joker on a pile at level L can
+    only be rank L + 1 of its suit, §12). With ``jokers = 2`` Ana's deck has two jokers; a third one
+    logged for her is a misread or another deck's, but it lies on F1 as 3♠, declared or inferred, so
+    Ben's 4♠ on it stands and scores."""
+    events = [_ev(0, "hand_start"), _play(1, "Ana", "JOKER", "F1", **{"as": "AS"}),
+              _play(2, "Ana", "JOKER", "F1", **{"as": "2S"}), _play(3, "Ana", "JOKER", "F1", **declared),
+              _play(4, "Ben", "4S", "F1"), _ev(9, "call", "Ana", nerts_left=0), _ev(10, "hand_end")]
+    report = replay(tmp_path, _log(events, jokers=2))
+    assert [(x["kind"], x["seat"]) for x in report["infractions"]] == [("seen_twice", "Ana")]
+    assert report["extra"]["hands"][0]["foundation"] == {"Ana": 2, "Ben": 1, "Cal": 0}
