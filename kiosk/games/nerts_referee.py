@@ -564,11 +564,19 @@ class NertsReferee(Referee):
             self._breach(e, "seen_twice", f"{name}'s {card.display()} is already on a foundation: "
                          f"a misread, or a card from another deck", seat)
             # Whoever's it is, the card lies on the pile now: the next card goes on top of it (counted for
-            # no seat; the end-of-hand audit counts it for its owner).
-            self._stand_uncredited(hand, pid, card.face)
+            # no seat; the end-of-hand audit counts it for its owner). Its landing was seen and timed, so
+            # it raised the pile like a play: a twin landing after it races it (§6.1).
+            self._stand_uncredited(hand, pid, card.face, landed=(seat, e.t_ns, e.err_ns))
             return
         elif card.is_joker and hand.jokers_played[seat] >= self.opts.jokers:
             self._breach(e, "seen_twice", f"{name} has no joker left to play", seat)
+            # A misread, or another deck's joker: like a plain card seen twice it lies on the pile and raises
+            # it, counted for no seat, once its face is known (declared, or the one card that fits, §12).
+            pile = hand.piles.get(pid)
+            if declared is None and pile is not None and pile.suit is not None and not pile.complete:
+                declared = Card(Rank(pile.level + 1), pile.suit)
+            if declared is not None:
+                self._stand_uncredited(hand, pid, declared, landed=(seat, e.t_ns, e.err_ns))
             return
         face = self._joker_face(e, hand, card, declared, pid, src, seat)
         if face is None:
@@ -1172,11 +1180,13 @@ class NertsReferee(Referee):
         if why:
             self._breach(e, "unseen_play", f"unseen {card.display()} {why}; ignored")
 
-    def _stand_uncredited(self, hand: _Hand, pid: str, card: Card) -> str:
+    def _stand_uncredited(self, hand: _Hand, pid: str, card: Card,
+                          landed: tuple[int, int, int] | None = None) -> str:
         """Puts plain face ``card`` on pile ``pid`` (an Ace starts it) counted for no seat: its deck is
         ``n``, no seat's (decks 0..n-1 are the seats'). Returns why it does not fit, or "" once it stands.
-        Nobody can be ruled against such a card: a twin of it is refused as one of the wrong rank, not as
-        a lost race."""
+        An unseen card has no landing time, so nobody can be ruled against it: a twin of it is refused
+        as one of the wrong rank, not as a lost race. A card seen landing (``landed``: the seat it was
+        logged for, its time and err) starts the pile's group, so a twin races it (§6.1)."""
         pile = hand.piles.get(pid)
         if pile is None:
             if card.rank is not Rank.ACE:
@@ -1191,7 +1201,7 @@ class NertsReferee(Referee):
         pile.cards.append(card.in_deck(self.n))
         pile.faces.append(card)
         pile.level += 1
-        pile.group = []
+        pile.group = [] if landed is None else [landed]
         # Whoever played it, a card landed on a foundation: a progress move (§6, §7.2).
         hand.idle_resets = 0
         return ""
