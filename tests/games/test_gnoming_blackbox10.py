@@ -9,22 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.games.gnoming_logs import SEATS, pass_turn, replay
-
-
-def _draw(seat: str, source: str = "deck", card: str | None = None) -> dict[str, Any]:
-    return {"type": "draw", "seat": seat, "from": source, **({"card": card} if card else {})}
-
-
-def _keep(seat: str, pos: str, card: str, out: str) -> dict[str, Any]:
-    return {"type": "keep", "seat": seat, "pos": pos, "card": card, "out": out}
-
-
-def _discard(seat: str, card: str, pile: str) -> dict[str, Any]:
-    return {"type": "discard", "seat": seat, "card": card, "pile": pile}
-
-
-def _flip(seat: str, pos: str, card: str) -> dict[str, Any]:
-    return {"type": "flip", "seat": seat, "pos": pos, "card": card}
+from tests.games.test_gnoming_blackbox6 import _flip
+from tests.games.test_gnoming_blackbox7 import _draw
+from tests.games.test_gnoming_blackbox9 import _discard, _keep
 
 
 def _start() -> dict[str, Any]:

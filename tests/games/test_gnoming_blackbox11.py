@@ -10,18 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from tests.games.gnoming_logs import HIDDEN, SEATS, opening, pass_turn, replay
+from tests.games.test_gnoming_blackbox7 import _draw
+from tests.games.test_gnoming_blackbox9 import _keep
 
 GRID = ["G8", "G7"] + ["G5"] * 7
 """The opening's 8 and 7, then seven 5s: rows 2 and 3 and column 3 are matched at 5 (§6.1), and
 the 8 and 7 add 15, so the grid scores -15 + 15 = 0."""
 
-
-def _draw(seat: str, source: str = "deck", card: str | None = None) -> dict[str, Any]:
-    return {"type": "draw", "seat": seat, "from": source, **({"card": card} if card else {})}
-
-
-def _keep(seat: str, pos: str, card: str, out: str) -> dict[str, Any]:
-    return {"type": "keep", "seat": seat, "pos": pos, "card": card, "out": out}
 
 
 def _discard(seat: str, card: str, pile: str | None = "A") -> dict[str, Any]:

@@ -8,10 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.games.gnoming_logs import SEATS, opening, pass_turn, replay
-
-
-def _draw(seat: str, source: str = "deck", card: str | None = None) -> dict[str, Any]:
-    return {"type": "draw", "seat": seat, "from": source, **({"card": card} if card else {})}
+from tests.games.test_gnoming_blackbox7 import _draw
 
 
 def _keep(seat: str, pos: str, card: str, out: str) -> dict[str, Any]:

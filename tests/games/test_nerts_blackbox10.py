@@ -15,22 +15,14 @@ import pytest
 from kiosk.games.nerts_bots import simulate_hand
 from tests.games.replay_logs import replay
 from tests.games.test_nerts_blackbox8 import _deck
+from tests.games.test_nerts_blackbox9 import _ev
+from tests.games.test_nerts_blackbox12 import _play
 
 
 def _log(events: list[dict[str, Any]], seats: tuple[str, ...] = ("Ana", "Ben", "Cal"),
          **options: Any) -> list[dict[str, Any]]:
     return [{"table_log": 1, "game": "nerts", "seats": list(seats), "options": options}, *events]
 
-
-def _ev(t: float, kind: str, seat: str | None = None, **more: Any) -> dict[str, Any]:
-    event: dict[str, Any] = {"t": t, "type": kind}
-    if seat is not None:
-        event["seat"] = seat
-    return {**event, **more}
-
-
-def _play(t: float, seat: str, card: str, pile: str, **more: Any) -> dict[str, Any]:
-    return _ev(t, "foundation_play", seat, card=card, pile=pile, **more)
 
 
 def _kinds(report: dict[str, Any], *kinds: str) -> list[tuple[str, str]]:

@@ -9,18 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.games.replay_logs import replay
-
-
-def _log(events: list[dict[str, Any]], seats: tuple[str, ...] = ("Ana", "Ben"),
-         **options: Any) -> list[dict[str, Any]]:
-    return [{"table_log": 1, "game": "nerts", "seats": list(seats), "options": options}, *events]
-
-
-def _ev(t: float, kind: str, seat: str | None = None, **more: Any) -> dict[str, Any]:
-    event: dict[str, Any] = {"t": t, "type": kind}
-    if seat is not None:
-        event["seat"] = seat
-    return {**event, **more}
+from tests.games.test_nerts_blackbox9 import _ev, _log
+from tests.games.test_nerts_blackbox11 import _ends
 
 
 def _play(t: float, seat: str, card: str, pile: str, **more: Any) -> dict[str, Any]:
@@ -104,10 +94,6 @@ def test_nerts_top_seen_before_the_go_counts_after_a_stray_event_before_it(tmp_p
                                         _ev(3, "call", "Ana", nerts_left=0), _ev(4, "hand_end")]))
         assert report["hands"] == [{"Ana": 0, "Ben": -24}], stray
 
-
-def _ends(report: dict[str, Any]) -> list[tuple[str, str, str, list[str]]]:
-    return [(r["t"], r["kind"], r["text"], r["seats"]) for r in report["rulings"]
-            if r["kind"] in ("game_end", "tie_for_win")]
 
 
 # Hand 1 to a target of 5: Ana 6, Ben 5, so Ana wins at the hand_end (t = 4).

@@ -6,29 +6,10 @@ events in early hands, checked against ``rules/nerts.md`` and ``docs/table-log.m
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from tests.games.replay_logs import replay
-
-
-def _log(events: list[dict[str, Any]], seats: tuple[str, ...] = ("Ana", "Ben"),
-         **options: Any) -> list[dict[str, Any]]:
-    return [{"table_log": 1, "game": "nerts", "seats": list(seats), "options": options}, *events]
-
-
-def _ev(t: float, kind: str, seat: str | None = None, **more: Any) -> dict[str, Any]:
-    event: dict[str, Any] = {"t": t, "type": kind}
-    if seat is not None:
-        event["seat"] = seat
-    return {**event, **more}
-
-
-def _play(t: float, seat: str, card: str, pile: str, **more: Any) -> dict[str, Any]:
-    return _ev(t, "foundation_play", seat, card=card, pile=pile, **more)
-
-
-def _kinds(report: dict[str, Any], key: str) -> list[tuple[str, str | None]]:
-    return [(x["kind"], x.get("seat")) for x in report[key]]
+from tests.games.test_nerts_blackbox9 import _ev, _log
+from tests.games.test_nerts_blackbox12 import _kinds, _play
 
 
 def test_a_third_partner_named_in_a_later_hand_is_a_third_player_on_the_seat(tmp_path: Path) -> None:

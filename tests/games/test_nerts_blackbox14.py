@@ -5,27 +5,13 @@ checked against ``rules/nerts.md`` and ``docs/table-log.md`` through ``kiosk rep
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.games.replay_logs import replay
-
-
-def _log(events: list[dict[str, Any]], seats: tuple[str, ...] = ("Ana", "Ben", "Cal"),
-         **options: Any) -> list[dict[str, Any]]:
-    return [{"table_log": 1, "game": "nerts", "seats": list(seats), "options": options}, *events]
-
-
-def _ev(t: float, kind: str, seat: str | None = None, **more: Any) -> dict[str, Any]:
-    event: dict[str, Any] = {"t": t, "type": kind}
-    if seat is not None:
-        event["seat"] = seat
-    return {**event, **more}
-
-
-def _play(t: float, seat: str, card: str, pile: str, **more: Any) -> dict[str, Any]:
-    return _ev(t, "foundation_play", seat, card=card, pile=pile, **more)
+from tests.games.test_nerts_blackbox9 import _ev
+from tests.games.test_nerts_blackbox10 import _log
+from tests.games.test_nerts_blackbox12 import _play
 
 
 @pytest.mark.parametrize(("gap", "ana", "kinds"), [

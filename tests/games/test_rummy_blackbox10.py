@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.games.replay_logs import replay
+from tests.games.test_rummy_blackbox5 import _kinds
 
 SEATS = ["Ana", "Ben", "Cal"]
 PILES = {"Ana": "2S", "Ben": "9D", "Cal": "KC"}
@@ -22,9 +23,6 @@ def _replay(tmp_path: Path, events: list[dict[str, Any]], options: dict[str, Any
     header = {"table_log": 1, "game": "rummy_3_13", "seats": seats or SEATS, "options": options}
     return replay(tmp_path, [header] + [{"t": 0.1 * (i + 1), **ev} for i, ev in enumerate(events)])
 
-
-def _kinds(report: dict[str, Any]) -> list[tuple[str, str | None]]:
-    return [(i["kind"], i["seat"]) for i in report["infractions"]]
 
 
 def _round(seats: list[str], discards: dict[str, str]) -> list[dict[str, Any]]:

@@ -8,19 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.games.replay_logs import replay
-from tests.games.test_rummy_blackbox6 import POOL, _round
-
-
-def _replay(tmp_path: Path, seats: list[str], events: list[dict[str, Any]],
-            options: dict[str, Any]) -> dict[str, Any]:
-    header = {"table_log": 1, "game": "rummy_3_13", "seats": seats, "options": options}
-    lines = [header] + [{"t": 0.1 * (i + 1), **ev} for i, ev in enumerate(events)]
-    return replay(tmp_path, lines)
-
-
-def _kinds(report: dict[str, Any]) -> list[tuple[str, str | None]]:
-    return [(i["kind"], i["seat"]) for i in report["infractions"]]
+from tests.games.test_rummy_blackbox5 import _kinds
+from tests.games.test_rummy_blackbox6 import POOL, _replay, _round
 
 
 @pytest.mark.parametrize("rounds", [0, 1])

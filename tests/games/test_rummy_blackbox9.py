@@ -15,6 +15,7 @@ from kiosk.games.referee import TableEvent
 from kiosk.games.rummy import RummyOptions
 from kiosk.games.rummy_referee import RummyReferee
 from tests.games.replay_logs import ROOT, replay, write_log
+from tests.games.test_rummy_blackbox5 import _kinds
 
 SEATS = ["Ana", "Ben", "Cal"]
 PILES = {"Ana": "2S", "Ben": "9D", "Cal": "KC"}
@@ -28,9 +29,6 @@ def _lines(events: list[dict[str, Any]], options: dict[str, Any]) -> list[dict[s
 def _replay(tmp_path: Path, events: list[dict[str, Any]], options: dict[str, Any]) -> dict[str, Any]:
     return replay(tmp_path, _lines(events, options))
 
-
-def _kinds(report: dict[str, Any]) -> list[tuple[str, str | None]]:
-    return [(i["kind"], i["seat"]) for i in report["infractions"]]
 
 
 def _round(seats: list[str], discards: dict[str, str]) -> list[dict[str, Any]]:

@@ -8,20 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.games.replay_logs import replay
-
-
-def _plays(record: str) -> list[dict[str, Any]]:
-    return [{"type": "play", "seat": c[0], "card": c[2:]} for c in record.split()]
-
-
-def _replay(tmp_path: Path, options: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
-    header = {"table_log": 1, "game": "smear", "seats": ["N", "E", "S", "W"], "options": options}
-    return replay(tmp_path, [header, *({"t": i + 1, **e} for i, e in enumerate(events))])
-
-
-def _kinds(rep: dict[str, Any]) -> list[tuple[str, str | None]]:
-    return [(i["kind"], i["seat"]) for i in rep["infractions"]]
+from tests.games.test_smear_blackbox import _replay
+from tests.games.test_smear_blackbox3 import _plays
+from tests.games.test_smear_blackbox7 import _kinds
 
 
 def _deals(rep: dict[str, Any]) -> list[str]:
