@@ -432,6 +432,17 @@ class GnomingReferee(Referee):
                 return
         r.deck -= 1
 
+    def _keep_stray(
+        self, e: TableEvent, r: _RoundTrack, p: int, pos: int, card: GnomeCard, out: GnomeCard
+    ) -> None:
+        """A card kept out of turn goes into the seat's grid; the card that comes out (seen as it
+        comes out) is the one the seat now holds, as after a keep on its own turn (a bounce)."""
+        if r.grids[p][pos] is not None:
+            self._see(e, r, p, pos, out)
+        r.grids[p][pos] = card
+        r.revealed.pop(p, None)
+        r.stray[p] = ("bounce", out)
+
     def _on_keep(self, e: TableEvent) -> None:
         r = self._need_round(e)
         p = self.seat_index(e.seat)
@@ -454,11 +465,7 @@ class GnomingReferee(Referee):
             seen = r.stray[p][1]
             if seen is not None and seen != card:
                 self._infraction(e, "misread", f"{name} placed {card.display()} but was holding {seen}")
-            if r.grids[p][pos] is not None:
-                self._see(e, r, p, pos, out)
-            r.grids[p][pos] = card
-            r.revealed.pop(p, None)
-            r.stray[p] = ("bounce", out)
+            self._keep_stray(e, r, p, pos, card, out)
             return
         if r.stage == "place" and p != r.player:
             # Another seat playing into its own grid while the player still holds a card is that
@@ -466,11 +473,7 @@ class GnomingReferee(Referee):
             # stays theirs to finish (§5.2), and the card that came out is the one this seat now holds.
             self._infraction(e, "out_of_turn", f"{name} placed a card out of turn; {self.seats[r.player]} "
                              "is still holding a card")
-            if r.grids[p][pos] is not None:
-                self._see(e, r, p, pos, out)
-            r.grids[p][pos] = card
-            r.revealed.pop(p, None)
-            r.stray[p] = ("bounce", out)
+            self._keep_stray(e, r, p, pos, card, out)
             return
         if r.stage != "place" or p != r.player:
             self._infraction(e, "out_of_turn", f"{name} placed a card without drawing on their turn")
