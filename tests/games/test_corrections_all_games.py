@@ -75,7 +75,6 @@ def test_smear_win_undone_then_restored_by_two_corrections_ends_once(tmp_path: P
     assert len(_ends(rep)) == 1
 
 
-
 def test_smear_correction_naming_the_next_hand_ends_the_game_when_that_hand_is_scored(tmp_path: Path) -> None:
     # Logged after hand 2 (Ana & Cal 7), a correction gives Ana & Cal 10 for hand 3: once hand 3 is
     # scored they have 17 (Ben & Dee, set, -2), so §9 ends the game there; hand 4 is after the end.
@@ -90,7 +89,6 @@ def test_smear_correction_naming_the_next_hand_ends_the_game_when_that_hand_is_s
     assert "Ana & Cal win, 17 to -2" in ends[0].text
 
 
-
 def test_smear_correction_naming_a_passed_out_hand_ends_the_game_with_that_hand(tmp_path: Path) -> None:
     # Hand 5 of the example is passed out (a row of 0). A correction logged before it gives Ana & Cal
     # 10 for it: after the all-pass they have 22, so the game ends there and hand 6 is after the end.
@@ -103,7 +101,6 @@ def test_smear_correction_naming_a_passed_out_hand_ends_the_game_with_that_hand(
     ends = _ends(rep)
     assert len(ends) == 1 and ends[0].t_ns < int(events[d6]["t"] * 1e9)
     assert any(i.kind == "after_game_over" for i in rep.infractions)
-
 
 
 def test_smear_correction_naming_an_unfinished_hand_ends_the_game_when_the_next_deal_closes_it(

@@ -18,7 +18,6 @@ GRID = ["G8", "G7"] + ["G5"] * 7
 the 8 and 7 add 15, so the grid scores -15 + 15 = 0."""
 
 
-
 def _discard(seat: str, card: str, pile: str | None = "A") -> dict[str, Any]:
     return {"type": "discard", "seat": seat, "card": card, **({"pile": pile} if pile else {})}
 

@@ -24,7 +24,6 @@ def _log(events: list[dict[str, Any]], seats: tuple[str, ...] = ("Ana", "Ben", "
     return [{"table_log": 1, "game": "nerts", "seats": list(seats), "options": options}, *events]
 
 
-
 def _kinds(report: dict[str, Any], *kinds: str) -> list[tuple[str, str]]:
     return [(x["kind"], x["text"]) for x in report["rulings"] if x["kind"] in kinds]
 

@@ -95,7 +95,6 @@ def test_nerts_top_seen_before_the_go_counts_after_a_stray_event_before_it(tmp_p
         assert report["hands"] == [{"Ana": 0, "Ben": -24}], stray
 
 
-
 # Hand 1 to a target of 5: Ana 6, Ben 5, so Ana wins at the hand_end (t = 4).
 _WON = [_ev(0, "hand_start"), _ev(2, "call", "Ana", nerts_left=0), _ev(3, "count", "Ana", foundation=6),
         _ev(3.1, "count", "Ben", nerts=0, foundation=5), _ev(4, "hand_end")]

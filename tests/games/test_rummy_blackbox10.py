@@ -11,6 +11,7 @@ import pytest
 
 from tests.games.replay_logs import replay
 from tests.games.test_rummy_blackbox5 import _kinds
+from tests.games.test_rummy_blackbox9 import _round
 
 SEATS = ["Ana", "Ben", "Cal"]
 PILES = {"Ana": "2S", "Ben": "9D", "Cal": "KC"}
@@ -22,17 +23,6 @@ def _replay(tmp_path: Path, events: list[dict[str, Any]], options: dict[str, Any
             seats: list[str] | None = None) -> dict[str, Any]:
     header = {"table_log": 1, "game": "rummy_3_13", "seats": seats or SEATS, "options": options}
     return replay(tmp_path, [header] + [{"t": 0.1 * (i + 1), **ev} for i, ev in enumerate(events)])
-
-
-
-def _round(seats: list[str], discards: dict[str, str]) -> list[dict[str, Any]]:
-    """One round with pool draws: "draw", draws, holds, "discard", the discards."""
-    ev: list[dict[str, Any]] = [{"type": "call", "call": "draw"}]
-    ev += [{"type": "draw", "seat": s, "from": "pool"} for s in seats]
-    ev += [{"type": "hold", "seat": s} for s in seats]
-    ev += [{"type": "call", "call": "discard"}]
-    ev += [{"type": "discard", "seat": s, "card": discards[s]} for s in seats]
-    return ev
 
 
 def _shows(seats: list[str]) -> list[dict[str, Any]]:

@@ -30,7 +30,6 @@ def _replay(tmp_path: Path, events: list[dict[str, Any]], options: dict[str, Any
     return replay(tmp_path, _lines(events, options))
 
 
-
 def _round(seats: list[str], discards: dict[str, str]) -> list[dict[str, Any]]:
     """One normal round with pool draws: "draw", draws, holds, "discard", the discards."""
     ev: list[dict[str, Any]] = [{"type": "call", "call": "draw"}]

@@ -10,38 +10,12 @@ from typing import Any
 
 from tests.games.test_smear_blackbox import _replay
 from tests.games.test_smear_blackbox3 import _plays
+from tests.games.test_smear_blackbox5 import HAND_13_1, HAND_13_2, HAND_13_4
 from tests.games.test_smear_blackbox7 import _kinds
 
 
 def _deals(rep: dict[str, Any]) -> list[str]:
     return [r["seats"][0] for r in rep["rulings"] if r["kind"] == "deal"]
-
-
-# §13.4, dealer W: N bids 2 and leads 7S (trump spades); NS +2, EW +1.
-HAND_13_4: list[dict[str, Any]] = [
-    {"type": "deal", "seat": "W"},
-    {"type": "bid", "seat": "N", "bid": 2}, {"type": "pass", "seat": "E"},
-    {"type": "pass", "seat": "S"}, {"type": "pass", "seat": "W"},
-    *_plays("N:7S E:KS S:JS W:QS E:9D S:QD W:JD N:AD N:JC E:QC S:AC W:10S "
-            "W:7D N:KD E:10D S:8D N:AS E:10H S:KH W:KC N:QH E:AH S:10C W:JH"),
-]
-
-# §13.1, dealt by N (due after W's hand): S bids 3 and leads AH; NS +3, EW +1.
-HAND_13_1: list[dict[str, Any]] = [
-    {"type": "deal", "seat": "N"},
-    {"type": "pass", "seat": "E"}, {"type": "bid", "seat": "S", "bid": 3},
-    {"type": "pass", "seat": "W"}, {"type": "pass", "seat": "N"},
-    *_plays("S:AH W:9H N:10H E:8H S:KH W:QH N:JH E:QS S:7H W:8S N:9C E:JD "
-            "S:10S W:AS N:KS E:10D W:KD N:QD E:KC S:9D W:7C N:10C E:AC S:8C"),
-]
-
-# §13.2's play, dealt by E (due after N's hand): N bids 4 (S and W pass first); NS +4.
-HAND_13_2: list[dict[str, Any]] = [
-    {"type": "deal", "seat": "E"},
-    {"type": "pass", "seat": "S"}, {"type": "pass", "seat": "W"}, {"type": "bid", "seat": "N", "bid": 4},
-    *_plays("N:AS E:8S S:9S W:9D N:KS E:QS S:10S W:JC N:JS E:7C S:7H W:QH "
-            "N:7S E:8C S:QD W:JD N:AD E:9H S:AC W:KD N:10D E:KH S:10C W:AH"),
-]
 
 
 def test_4_4_a_misdeal_of_a_stray_deal_leaves_the_seat_due_to_deal(tmp_path: Path) -> None:
