@@ -573,7 +573,11 @@ class NertsReferee(Referee):
             # A misread, or another deck's joker: like a plain card seen twice it lies on the pile and raises
             # it, counted for no seat, once its face is known (declared, or the one card that fits, §12).
             pile = hand.piles.get(pid)
-            if declared is None and pile is not None and pile.suit is not None and not pile.complete:
+            if declared is None and pile is None:
+                # Undeclared on a new pile it is an Ace of a still open suit, as a joker of the seat's own
+                # would be (§12): the next card placed on it shows the suit.
+                declared = _OPEN_ACE
+            elif declared is None and pile is not None and pile.suit is not None and not pile.complete:
                 declared = Card(Rank(pile.level + 1), pile.suit)
             if declared is not None:
                 self._stand_uncredited(hand, pid, declared, landed=(seat, e.t_ns, e.err_ns))
@@ -1182,16 +1186,17 @@ class NertsReferee(Referee):
 
     def _stand_uncredited(self, hand: _Hand, pid: str, card: Card,
                           landed: tuple[int, int, int] | None = None) -> str:
-        """Puts plain face ``card`` on pile ``pid`` (an Ace starts it) counted for no seat: its deck is
-        ``n``, no seat's (decks 0..n-1 are the seats'). Returns why it does not fit, or "" once it stands.
-        An unseen card has no landing time, so nobody can be ruled against it: a twin of it is refused
-        as one of the wrong rank, not as a lost race. A card seen landing (``landed``: the seat it was
-        logged for, its time and err) starts the pile's group, so a twin races it (§6.1)."""
+        """Puts plain face ``card`` (or ``_OPEN_ACE``, an undeclared joker) on pile ``pid`` (an Ace starts it)
+        counted for no seat: its deck is ``n``, no seat's (decks 0..n-1 are the seats'). Returns why it does
+        not fit, or "" once it stands. An unseen card has no landing time, so nobody can be ruled against
+        it: a twin of it is refused as one of the wrong rank, not as a lost race. A card seen landing
+        (``landed``: the seat it was logged for, its time and err) starts the pile's group, so a twin races
+        it (§6.1)."""
         pile = hand.piles.get(pid)
         if pile is None:
-            if card.rank is not Rank.ACE:
+            if card.rank is not Rank.ACE and card is not _OPEN_ACE:
                 return f"cannot start foundation {pid}"
-            pile = RefPile(pid, card.suit, 0)
+            pile = RefPile(pid, None if card is _OPEN_ACE else card.suit, 0)
             hand.piles[pid] = pile
             hand.order.append(pile)
         elif not foundation_accepts(pile, card):
