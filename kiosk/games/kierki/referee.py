@@ -92,6 +92,8 @@ class _DealRecord:
         """Stopped early (``stop_when_penalties_exhausted``): the cards left are shown."""
         self.played_out = 0
         """Cards played out after an early stop: shown, not tricks of the deal."""
+        self.played_out_cards: dict[int, list[Card]] = {}
+        """Those cards, by seat."""
         self.played = [0] * N_SEATS
         """Cards each seat has played (accepted) this deal."""
         self.shown: set[int] = set()
@@ -471,8 +473,19 @@ class KierkiReferee(Referee):
                 # card seen twice.
                 return [self._rule(event, "reveal", f"{self._name(seat)} shows {card} again "
                                    "(already shown)", (seat,))]
+            if self._seen_from(rec, seat, card):
+                # The seat's own card seen again (a line logged twice): §13.2 flags the card seen
+                # twice, but it is not one more card out of the hand, so it neither counts against
+                # the cards the seat must still show (docs/table-log.md, reveal) nor proves a claim
+                # made after the seat first played it.
+                name = self._name(seat)
+                self._flag(event, "seen_twice", f"{card} seen twice in deal {rec.deal.number}: {name} "
+                           "already played it (a misread or a line logged twice)", seat)
+                return [self._rule(event, "refused", f"{name}: {card} is already played; it is not "
+                                   "a card left in the hand", (seat,))]
             rec.played[seat] += 1
             rec.played_out += 1
+            rec.played_out_cards.setdefault(seat, []).append(card)
             return self._shown(event, rec, seat, [card])
         if rec.ended:
             return self._after_end(event, rec, seat, card)
@@ -552,6 +565,17 @@ class KierkiReferee(Referee):
             if number == 13 or deal.penalty_exhausted(taken):
                 rulings.extend(self._end_deal(event, rec, early=number < 13))
         return rulings
+
+    @staticmethod
+    def _seen_from(rec: _DealRecord, seat: int, card: Card) -> bool:
+        """True if ``seat`` already played ``card`` this deal, to a trick or played out after an
+        early stop."""
+        if card in rec.played_out_cards.get(seat, []):
+            return True
+        if rec.auditor is None:
+            return False
+        history = rec.auditor.history
+        return any(t.card_of(seat) == card for t in (*history.completed, history.current))
 
     def _after_end(self, event: TableEvent, rec: _DealRecord, seat: int, card: Card | None) -> list[Ruling]:
         """A card (or Fan Tan pass) after the deal ended and before the next deal. It breaks a
