@@ -101,3 +101,18 @@ def test_a_card_logged_twice_after_an_early_stop_is_not_a_second_card_of_the_han
     report = log.ev("deal", seat="E", deal=6).replay(tmp_path, capsys)
     assert kinds(report) == ["seen_twice"]
     assert report["hands"][4] == {"N": 0, "E": 0, "S": 0, "W": -150}
+
+
+def test_a_card_shown_after_an_early_stop_that_the_seat_already_played_proves_no_revoke(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """kierki.md §13.3 (a claim is proven by a card the player plays or shows later: hands only
+    shrink, so it was in the hand at the earlier moment) and §13.2 (no card seen twice). §14.3
+    stops after trick 10 under ``stop_when_penalties_exhausted``; W, void in spades since it played
+    QS to trick 2, discarded QC (trick 5) and AD (trick 8) on spade leads. W's cards shown at the
+    end hold QS again: a misread (seen twice, and one card too many), but QS left W's hand in
+    trick 2, so it proves neither discard a revoke."""
+    log = _deals(Log({"stop_when_penalties_exhausted": True}), 2).ev("deal", seat="S", deal=3)
+    log.tricks(spec_tricks(3)[:10]).ev("reveal", seat="W", cards=["10C", "KH", "6D", "QS"])
+    report = log.replay(tmp_path, capsys)
+    assert sorted(kinds(report)) == ["seen_twice", "wrong_count"]
+    assert not [r for r in report["rulings"] if r["kind"] == "flag"]

@@ -566,12 +566,15 @@ class KierkiReferee(Referee):
                 rulings.extend(self._end_deal(event, rec, early=number < 13))
         return rulings
 
-    @staticmethod
-    def _seen_from(rec: _DealRecord, seat: int, card: Card) -> bool:
+    @classmethod
+    def _seen_from(cls, rec: _DealRecord, seat: int, card: Card) -> bool:
         """True if ``seat`` already played ``card`` this deal, to a trick or played out after an
         early stop."""
-        if card in rec.played_out_cards.get(seat, []):
-            return True
+        return card in rec.played_out_cards.get(seat, []) or cls._played_to_trick(rec, seat, card)
+
+    @staticmethod
+    def _played_to_trick(rec: _DealRecord, seat: int, card: Card) -> bool:
+        """True if ``seat`` played ``card`` to a trick of this deal."""
         if rec.auditor is None:
             return False
         history = rec.auditor.history
@@ -948,10 +951,14 @@ class KierkiReferee(Referee):
                 seen.see(c, 1 << 30)
         unit = "turn" if isinstance(rec.deal, FanTanDeal) else "trick"
         rulings: list[Ruling] = []
+        # A card the seat already played to a trick left its hand then: shown again it is a misread
+        # (flagged above), and it proves no claim (§13.3: a proof is a card that was still in the
+        # hand when the claim was made).
+        held = [c for c in cards if not self._played_to_trick(rec, seat, c)]
         for claim in rec.claim_book.open_claims(seat):
             if claim not in rec.claim_book.open_claims(seat):
                 continue  # withdrawn by a revoke proven just before (a duty of a void seat)
-            hit = [c for c in cards if c in claim.refuted_by]
+            hit = [c for c in held if c in claim.refuted_by]
             if not hit:
                 continue
             what = claim.kind.replace("_", " ")
@@ -959,7 +966,7 @@ class KierkiReferee(Referee):
                     f"proven at the end of the deal: {name} still holds {' '.join(map(str, hit))}")
             problem = TrickProblem(claim.kind, claim.where, seat, text, claim.card, None, hit[0])
             rulings.extend(self._problem(event, rec, problem))
-        rec.claim_book.observe_shown(seat, cards, 1 << 30)
+        rec.claim_book.observe_shown(seat, held, 1 << 30)
         rulings.append(self._rule(event, "reveal", f"{name} shows {' '.join(map(str, cards)) or 'nothing'}",
                                   (seat,)))
         return rulings
