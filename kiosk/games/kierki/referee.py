@@ -92,6 +92,8 @@ class _DealRecord:
         """Stopped early (``stop_when_penalties_exhausted``): the cards left are shown."""
         self.played_out = 0
         """Cards played out after an early stop: shown, not tricks of the deal."""
+        self.played_out_cards: dict[int, list[Card]] = {}
+        """Those cards, by seat."""
         self.played = [0] * N_SEATS
         """Cards each seat has played (accepted) this deal."""
         self.shown: set[int] = set()
@@ -471,8 +473,19 @@ class KierkiReferee(Referee):
                 # card seen twice.
                 return [self._rule(event, "reveal", f"{self._name(seat)} shows {card} again "
                                    "(already shown)", (seat,))]
+            if self._seen_from(rec, seat, card):
+                # The seat's own card seen again (a line logged twice): §13.2 flags the card seen
+                # twice, but it is not one more card out of the hand, so it neither counts against
+                # the cards the seat must still show (docs/table-log.md, reveal) nor proves a claim
+                # made after the seat first played it.
+                name = self._name(seat)
+                self._flag(event, "seen_twice", f"{card} seen twice in deal {rec.deal.number}: {name} "
+                           "already played it (a misread or a line logged twice)", seat)
+                return [self._rule(event, "refused", f"{name}: {card} is already played; it is not "
+                                   "a card left in the hand", (seat,))]
             rec.played[seat] += 1
             rec.played_out += 1
+            rec.played_out_cards.setdefault(seat, []).append(card)
             return self._shown(event, rec, seat, [card])
         if rec.ended:
             return self._after_end(event, rec, seat, card)
@@ -552,6 +565,20 @@ class KierkiReferee(Referee):
             if number == 13 or deal.penalty_exhausted(taken):
                 rulings.extend(self._end_deal(event, rec, early=number < 13))
         return rulings
+
+    @classmethod
+    def _seen_from(cls, rec: _DealRecord, seat: int, card: Card) -> bool:
+        """True if ``seat`` already played ``card`` this deal, to a trick or played out after an
+        early stop."""
+        return card in rec.played_out_cards.get(seat, []) or cls._played_to_trick(rec, seat, card)
+
+    @staticmethod
+    def _played_to_trick(rec: _DealRecord, seat: int, card: Card) -> bool:
+        """True if ``seat`` played ``card`` to a trick of this deal."""
+        if rec.auditor is None:
+            return False
+        history = rec.auditor.history
+        return any(t.card_of(seat) == card for t in (*history.completed, history.current))
 
     def _after_end(self, event: TableEvent, rec: _DealRecord, seat: int, card: Card | None) -> list[Ruling]:
         """A card (or Fan Tan pass) after the deal ended and before the next deal. It breaks a
@@ -924,10 +951,14 @@ class KierkiReferee(Referee):
                 seen.see(c, 1 << 30)
         unit = "turn" if isinstance(rec.deal, FanTanDeal) else "trick"
         rulings: list[Ruling] = []
+        # A card the seat already played to a trick left its hand then: shown again it is a misread
+        # (flagged above), and it proves no claim (§13.3: a proof is a card that was still in the
+        # hand when the claim was made).
+        held = [c for c in cards if not self._played_to_trick(rec, seat, c)]
         for claim in rec.claim_book.open_claims(seat):
             if claim not in rec.claim_book.open_claims(seat):
                 continue  # withdrawn by a revoke proven just before (a duty of a void seat)
-            hit = [c for c in cards if c in claim.refuted_by]
+            hit = [c for c in held if c in claim.refuted_by]
             if not hit:
                 continue
             what = claim.kind.replace("_", " ")
@@ -935,7 +966,7 @@ class KierkiReferee(Referee):
                     f"proven at the end of the deal: {name} still holds {' '.join(map(str, hit))}")
             problem = TrickProblem(claim.kind, claim.where, seat, text, claim.card, None, hit[0])
             rulings.extend(self._problem(event, rec, problem))
-        rec.claim_book.observe_shown(seat, cards, 1 << 30)
+        rec.claim_book.observe_shown(seat, held, 1 << 30)
         rulings.append(self._rule(event, "reveal", f"{name} shows {' '.join(map(str, cards)) or 'nothing'}",
                                   (seat,)))
         return rulings
