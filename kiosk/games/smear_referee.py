@@ -379,6 +379,15 @@ class SmearReferee(Referee):
             self._flag(event, OUT_OF_TURN, f"{self.seats[seat]} played {card} out of turn in trick {number}: "
                        f"{self.seats[expected]} is to {verb}; the card goes back to the hand", seat)
             return []
+        earlier = [n for n, t in enumerate((*tricks.completed, tricks.current), 1) if (seat, card) in t.plays]
+        if earlier:
+            # Hands only shrink (§12.3): a seat cannot play a card it has already played this hand.
+            # Seen again from the same seat it is the same play logged twice (or a misread), not a
+            # new card: counting it would make it the seat's next card (a trick winner's next
+            # lead) and shift every card after it.
+            self._flag(event, SEEN_TWICE, f"{card} seen twice in hand {hand.number}: {self.seats[seat]} "
+                       f"already played it in trick {earlier[0]}; ignored (show the card again)", seat)
+            return []
         rulings: list[Ruling] = []
         if tricks.trump is None:
             tricks.trump = card.suit  # the first card led names trump (§7.1)
