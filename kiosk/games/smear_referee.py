@@ -329,7 +329,9 @@ class SmearReferee(Referee):
             hand.abandoned = "all passed"
             self._rows.append((None, (0, 0), "all passed"))
             self._next_dealer = nxt
-            again = "(the seat due)" if nxt == same != hand.dealer else "again"
+            # "again" only for the seat that dealt this hand: under redeal_next_dealer the deal
+            # passes to the left (§5.3), and that seat has not dealt yet.
+            again = "again" if nxt == hand.dealer else "(the seat due)" if nxt == same else "next"
             return [self._rule(event, "all_passed", f"hand {hand.number}: all passed, no score; "
                                f"{self.seats[nxt]} deals {again}", [nxt]), *self._end_on_corrections(event)]
         hand.tricks = TrickHistory(NUM_SEATS, hand.bidder)

@@ -21,3 +21,15 @@ def test_12_3_a_play_logged_twice_by_the_trick_winner_is_not_its_next_lead(tmp_p
     assert _kinds(rep) == [("seen_twice", "N")]
     assert [(h["N"], h["E"]) for h in rep["hands"]] == [(2, 1), (3, 1)]
     assert rep["extra"]["hands"][0]["card_points"] == {"NS": 40, "EW": 40}
+
+
+def test_5_3_redeal_next_dealer_names_the_next_dealer_without_again(tmp_path: Path) -> None:
+    # §13.11 under all_pass = redeal_next_dealer: N deals, all four pass, "E deals the next
+    # hand". E has not dealt yet, so the ruling must not say E deals "again"; E's deal is due.
+    rep = _replay(tmp_path, {"all_pass": "redeal_next_dealer"}, [
+        {"type": "deal", "seat": "N"}, *({"type": "pass", "seat": s} for s in "ESWN"),
+        {"type": "deal", "seat": "E"}])
+    passed = [r for r in rep["rulings"] if r["kind"] == "all_passed"]
+    assert len(passed) == 1 and passed[0]["seats"] == ["E"]
+    assert "E deals" in passed[0]["text"] and "again" not in passed[0]["text"]
+    assert _kinds(rep) == []
