@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.games.test_smear_blackbox import _replay
+from tests.games.test_smear_blackbox import HAND_13_10, _replay, _scores_before
 from tests.games.test_smear_blackbox5 import HAND_13_1, HAND_13_4
 from tests.games.test_smear_blackbox7 import _kinds
 
@@ -33,3 +33,14 @@ def test_5_3_redeal_next_dealer_names_the_next_dealer_without_again(tmp_path: Pa
     assert len(passed) == 1 and passed[0]["seats"] == ["E"]
     assert "E deals" in passed[0]["text"] and "again" not in passed[0]["text"]
     assert _kinds(rep) == []
+
+
+def test_11_the_hand_end_ruling_announces_the_capped_change(tmp_path: Path) -> None:
+    # §13.10 with nonbidder_score_cap = 15: NS 13, EW 14 before; EW wins 2 Points but its score
+    # becomes max(14, min(16, 15)) = 15, so the hand's change on the sheet is EW +1 (§11), and
+    # the hand_end ruling must announce that change and the score it leads to, not +2.
+    rep = _replay(tmp_path, {"nonbidder_score_cap": 15}, [*_scores_before(13, 14), *HAND_13_10])
+    end = [r["text"] for r in rep["rulings"] if r["kind"] == "hand_end"][-1]
+    assert "NS +2, EW +1" in end and "score NS 15, EW 15" in end
+    assert rep["extra"]["hands"][-1]["change"] == {"NS": 2, "EW": 1}
+    assert rep["winners"] == ["N", "S"]
