@@ -329,7 +329,9 @@ class SmearReferee(Referee):
             hand.abandoned = "all passed"
             self._rows.append((None, (0, 0), "all passed"))
             self._next_dealer = nxt
-            again = "(the seat due)" if nxt == same != hand.dealer else "again"
+            # "again" only for the seat that dealt this hand: under redeal_next_dealer the deal
+            # passes to the left (§5.3), and that seat has not dealt yet.
+            again = "again" if nxt == hand.dealer else "(the seat due)" if nxt == same else "next"
             return [self._rule(event, "all_passed", f"hand {hand.number}: all passed, no score; "
                                f"{self.seats[nxt]} deals {again}", [nxt]), *self._end_on_corrections(event)]
         hand.tricks = TrickHistory(NUM_SEATS, hand.bidder)
@@ -378,6 +380,15 @@ class SmearReferee(Referee):
             verb = "lead" if not tricks.current.plays else "play"
             self._flag(event, OUT_OF_TURN, f"{self.seats[seat]} played {card} out of turn in trick {number}: "
                        f"{self.seats[expected]} is to {verb}; the card goes back to the hand", seat)
+            return []
+        earlier = [n for n, t in enumerate((*tricks.completed, tricks.current), 1) if (seat, card) in t.plays]
+        if earlier:
+            # Hands only shrink (§12.3): a seat cannot play a card it has already played this hand.
+            # Seen again from the same seat it is the same play logged twice (or a misread), not a
+            # new card: counting it would make it the seat's next card (a trick winner's next
+            # lead) and shift every card after it.
+            self._flag(event, SEEN_TWICE, f"{card} seen twice in hand {hand.number}: {self.seats[seat]} "
+                       f"already played it in trick {earlier[0]}; ignored (show the card again)", seat)
             return []
         rulings: list[Ruling] = []
         if tricks.trump is None:
@@ -523,13 +534,14 @@ class SmearReferee(Referee):
         # (§9) judge this hand against them.
         before = self._settled(len(self._rows))[1]
         result = settle_hand(self.options, before, score)
-        self._rows.append((score, (result.scores[0] - before[0], result.scores[1] - before[1]), ""))
+        change = (result.scores[0] - before[0], result.scores[1] - before[1])
+        self._rows.append((score, change, ""))
         # A correction the table logged for this hand while it was being played replaces its
         # score now that it is scored; the end of the game (§9) is judged on that.
         _, scores, winner = self._settled(len(self._rows))
         self._scores = list(scores)
         self._next_dealer = left_of(hand.dealer)
-        rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, scores, charge),
+        rulings = [self._rule(event, "hand_end", self._hand_text(hand.number, score, scores, charge, change),
                               [hand.bidder], {"hand": hand.number})]
         self._check_total(event, hand)
         if winner is not None:
@@ -555,9 +567,16 @@ class SmearReferee(Referee):
         return [self._rule(event, "game_over", f"{self._team_name(winner)} win, {final[winner]} to "
                            f"{final[1 - winner]}", [winner, winner + 2])]
 
-    def _hand_text(self, number: int, s: HandScore, scores: tuple[int, int], charge: str = "revoke") -> str:
+    def _hand_text(self, number: int, s: HandScore, scores: tuple[int, int], charge: str = "revoke",
+                   change: tuple[int, int] | None = None) -> str:
         bt = s.bidder_team
         names = self._team_name(0), self._team_name(1)
+        change = s.deltas if change is None else change
+        # The change announced is the one on the score sheet: nonbidder_score_cap may cut the
+        # non-bidders' gain (§11, max(old, min(old + gained, cap))), so say what it cut.
+        changes = ", ".join(f"{names[t]} {change[t]:+d}" for t in (0, 1))
+        changes += "".join(f" ({names[t]}'s {s.deltas[t]:+d} capped at {self.options.nonbidder_score_cap})"
+                           for t in (0, 1) if change[t] != s.deltas[t])
         won = ", ".join(f"{p} {names[t]}" for p, t in (("High", s.high), ("Low", s.low), ("Jack", s.jack),
                                                          ("Game", s.game)) if t is not None)
         outcome = "made" if s.made else "set"
@@ -565,7 +584,7 @@ class SmearReferee(Referee):
             outcome = f"{charge} by {names[s.revoke_team]}: {names[s.revoke_team]} lose the bid"
         return (f"hand {number}: {names[bt]} bid {s.bid} in {suit_name(s.trump)}; {won or 'no Points'}; "
                 f"card points {names[0]} {s.card_points[0]}, {names[1]} {s.card_points[1]}; {outcome}: "
-                f"{names[0]} {s.deltas[0]:+d}, {names[1]} {s.deltas[1]:+d}; "
+                f"{changes}; "
                 f"score {names[0]} {scores[0]}, {names[1]} {scores[1]}")
 
     def _check_total(self, event: TableEvent, hand: _Hand) -> None:
