@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -39,7 +40,15 @@ from numpy.typing import NDArray
 
 from vision.events import Frame
 
-__all__ = ["FrameHistory", "LandingFit", "time_landing", "HISTORY_NS", "MIN_ERR_NS", "MODEL_ERR_NS"]
+__all__ = [
+    "FrameHistory",
+    "LandingFit",
+    "at_rest_since",
+    "time_landing",
+    "HISTORY_NS",
+    "MIN_ERR_NS",
+    "MODEL_ERR_NS",
+]
 
 HISTORY_NS = 1_500_000_000
 """How far back frames are kept: the tracker settles a card some frames after it lands, later when
@@ -244,69 +253,135 @@ def time_landing(
     says ``box`` is only about the card's (guessed around its corner index): the correlation peak is then
     taken for as noisy as a partly covered card's.
     """
-    shots = history.shots()
-    if at_ns is not None:
-        # The card is seen resting in the frame of ``at_ns``; a later one may show another card on it.
-        shots = [sh for sh in shots if sh.t_ns <= at_ns]
-    if len(shots) < 3:
+    search = _Search.of(history, box, card_px, toward, at_ns)
+    if search is None:
         return None
-    ox, oy = history.origin
-    ref = shots[-1]
-    hgt, wid = ref.gray.shape
-    cx0, cy0, cx1, cy1 = _cut(box, toward)
-    tx0, ty0 = int(round(cx0 - ox)), int(round(cy0 - oy))
-    tx1, ty1 = int(round(cx1 - ox)), int(round(cy1 - oy))
-    small = MIN_CUT_SHARE * card_px
-    if tx1 - tx0 < small or ty1 - ty0 < small or tx0 < 0 or ty0 < 0 or tx1 > wid or ty1 > hgt:
-        # A corner index alone, or a sliver of the card: too few pixels to find it by.
-        return None
-    tpl = ref.gray[ty0:ty1, tx0:tx1]
-    if float(tpl.std()) < MIN_TEMPLATE_STD:
-        return None
-    reach = int(math.ceil(REACH * card_px))
-    wx0, wy0 = max(0, tx0 - reach), max(0, ty0 - reach)
-    wx1, wy1 = min(wid, tx1 + reach), min(hgt, ty1 + reach)
-    centre_y = (ty0 + ty1) / 2 + oy
     # Walk back from the newest frame: the frames at rest, then those in motion. A run in motion that does
     # not make a fit (a hand passing over the card at rest, matched a few pixels off) is dropped and the walk
     # goes on, for the card seen at rest again before it, clearly (:data:`BRIDGE_SCORE`).
     rest_t: int | None = None
     bridged = False
     moving: list[_Match] = []
-    for shot in reversed(shots[:-1]):
-        if shot.t_ns + int(centre_y * shot.row_time_ns) < t_lo_ns:
-            break
-        win = shot.gray[wy0:wy1, wx0:wx1]
-        res = np.asarray(cv2.matchTemplate(win, tpl, cv2.TM_CCOEFF_NORMED), np.float32)
-        _, score, _, (px, py) = cv2.minMaxLoc(res)
-        if score >= min_score:
-            fx, fy = _peak_offset(res, px, py)
-            dx, dy = px + fx - (tx0 - wx0), py + fy - (ty0 - wy0)
-            d = math.hypot(dx, dy)
-            t = shot.t_ns + int(round((centre_y + dy) * shot.row_time_ns)) + shot.exposure_ns // 2
-            m = _Match(t, d, dx, dy, score)
+    for shot in search.earlier(t_lo_ns):
+        m = search.find(shot)
+        found = m.score >= min_score
+        if found:
             # Still sliding in: farther from its rest than in the later frame (a card nearer than that is not
             # this one, or is the one below it on the pile).
-            if moving and d >= moving[-1].d - MOVING_PX and len(moving) < FIT_POINTS:
+            if moving and m.d >= moving[-1].d - MOVING_PX and len(moving) < FIT_POINTS:
                 moving.append(m)
                 continue
-            if not moving and d >= MOVING_PX and rest_t is not None:
+            if not moving and m.d >= MOVING_PX and rest_t is not None:
                 moving.append(m)
                 continue
         elif not moving:
             continue
-        else:
-            m = None
         if moving:
             fit = _fit_creeping(moving, rest_t, rough)
             if fit is not None:
                 return fit
             moving, rest_t, bridged = [], None, True
-        if m is not None and m.d < MOVING_PX and (not bridged or m.score >= BRIDGE_SCORE):
+        if found and m.d < MOVING_PX and (not bridged or m.score >= BRIDGE_SCORE):
             rest_t = m.t
     if moving:
         return _fit_creeping(moving, rest_t, rough)
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Search:
+    """A resting card's cut-out (from the frame that shows it resting) and where to look for it in the frames
+    before that one."""
+
+    shots: list[_Shot]
+    """The frames kept up to the reference frame, the last."""
+    tpl: NDArray[np.uint8]
+    window: tuple[int, int, int, int]
+    """Where it is looked for (x0, y0, x1, y1 in the kept frames' pixels)."""
+    at: tuple[int, int]
+    """Where the cut-out lies in the window when the card is at rest."""
+    centre_y: float
+    """Image row of the cut-out's centre (rolling shutter)."""
+
+    @classmethod
+    def of(
+        cls,
+        history: FrameHistory,
+        box: tuple[float, float, float, float],
+        card_px: float,
+        toward: tuple[float, float] | None,
+        at_ns: int | None,
+    ) -> _Search | None:
+        """None when the frames kept are too few, or the card's cut-out too small or featureless to find."""
+        shots = history.shots()
+        if at_ns is not None:
+            # The card is seen resting in the frame of ``at_ns``; a later one may show another card on it.
+            shots = [sh for sh in shots if sh.t_ns <= at_ns]
+        if len(shots) < 3:
+            return None
+        ox, oy = history.origin
+        ref = shots[-1]
+        hgt, wid = ref.gray.shape
+        cx0, cy0, cx1, cy1 = _cut(box, toward)
+        tx0, ty0 = int(round(cx0 - ox)), int(round(cy0 - oy))
+        tx1, ty1 = int(round(cx1 - ox)), int(round(cy1 - oy))
+        small = MIN_CUT_SHARE * card_px
+        if tx1 - tx0 < small or ty1 - ty0 < small or tx0 < 0 or ty0 < 0 or tx1 > wid or ty1 > hgt:
+            # A corner index alone, or a sliver of the card: too few pixels to find it by.
+            return None
+        tpl = ref.gray[ty0:ty1, tx0:tx1]
+        if float(tpl.std()) < MIN_TEMPLATE_STD:
+            return None
+        reach = int(math.ceil(REACH * card_px))
+        wx0, wy0 = max(0, tx0 - reach), max(0, ty0 - reach)
+        wx1, wy1 = min(wid, tx1 + reach), min(hgt, ty1 + reach)
+        return cls(shots, tpl, (wx0, wy0, wx1, wy1), (tx0 - wx0, ty0 - wy0), (ty0 + ty1) / 2 + oy)
+
+    def earlier(self, t_lo_ns: int) -> Iterator[_Shot]:
+        """The frames before the reference frame, newest first, back to ``t_lo_ns``."""
+        for shot in reversed(self.shots[:-1]):
+            if shot.t_ns + int(self.centre_y * shot.row_time_ns) < t_lo_ns:
+                return
+            yield shot
+
+    def find(self, shot: _Shot) -> _Match:
+        """The best match of the cut-out in ``shot``: how well it matched, how far from the rest, and when
+        the rows it lies on were read."""
+        wx0, wy0, wx1, wy1 = self.window
+        res = np.asarray(
+            cv2.matchTemplate(shot.gray[wy0:wy1, wx0:wx1], self.tpl, cv2.TM_CCOEFF_NORMED), np.float32
+        )
+        _, score, _, (px, py) = cv2.minMaxLoc(res)
+        fx, fy = _peak_offset(res, px, py)
+        dx, dy = px + fx - self.at[0], py + fy - self.at[1]
+        t = shot.t_ns + int(round((self.centre_y + dy) * shot.row_time_ns)) + shot.exposure_ns // 2
+        return _Match(t, math.hypot(dx, dy), dx, dy, float(score))
+
+
+def at_rest_since(
+    history: FrameHistory,
+    box: tuple[float, float, float, float],
+    t_lo_ns: int,
+    *,
+    card_px: float,
+    min_score: float = MIN_SCORE,
+    at_ns: int | None = None,
+) -> int | None:
+    """When the card resting in ``box`` (in the frame of ``at_ns``, or the newest) was first seen there in the
+    unbroken run of frames that show it resting, back to ``t_lo_ns``: it had landed by then. None when the
+    frame before the reference does not show it resting (the reference alone says nothing: the card is cut
+    out of it) or the card cannot be looked for. A hand over the card hides it at rest as well as in flight,
+    so this bounds a landing the frames in motion (:func:`time_landing`) do not time."""
+    search = _Search.of(history, box, card_px, None, at_ns)
+    if search is None:
+        return None
+    since: int | None = None
+    for shot in search.earlier(t_lo_ns):
+        m = search.find(shot)
+        if m.score < min_score or m.d >= MOVING_PX:
+            break
+        since = m.t
+    return since
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,14 +445,19 @@ def _fit(moving: list[_Match], rest_t: int | None, rough: bool = False) -> Landi
     # one the hand partly covers (its peak pulled by the hand's edge); as noise on sqrt(d) near the rest.
     clear = not rough and min(m.score for m in moving) >= CLEAR_SCORE
     noise_px = CLEAR_NOISE_PX if clear else COVERED_NOISE_PX
-    s = max(s, noise_px / (2 * math.sqrt(max(0.25, float(np.min(ys) ** 2)))))
-    sigma_t = s / abs(slope) * math.sqrt(1 / n + (t_zero - t0) ** 2 / sxx)
+    floor = noise_px / (2 * math.sqrt(max(0.25, float(np.min(ys) ** 2))))
+    s = max(s, floor)
+    spread = math.sqrt(1 / n + (t_zero - t0) ** 2 / sxx) / abs(slope)
+    sigma_t = s * spread
     err = int(COVERAGE * sigma_t) + MODEL_ERR_NS
     # The first frame "at rest" may show the card still creeping its last half pixel: the line says
     # how long that takes, and the landing may lie that much past it.
     t_hi = rest_t + min(MOVING_PX**0.5 / abs(slope), rest_t - t_last)
     slack = COVERAGE * sigma_t + max(rest_t - t_last, UNSEEN_STOP_NS)
-    if not t_last - slack <= t_zero <= t_hi + slack:
+    # Past the rest the line may run only as far as the peak's own noise lets it: a line that misses its
+    # fit (frames of something else matched, at a steady offset) widens sigma_t, not that bound.
+    late = COVERAGE * floor * spread + max(rest_t - t_last, UNSEEN_STOP_NS)
+    if not t_last - slack <= t_zero <= t_hi + late:
         # The line meets zero far before its own last frame in motion, or far after the card was seen at
         # rest: not a card slowing to rest there (something else matched, at a steady offset).
         return None

@@ -73,6 +73,7 @@ from vision.landing_timer import (
     MODEL_ERR_NS,
     FrameHistory,
     LandingFit,
+    at_rest_since,
     time_landing,
 )
 from vision.landing_timer import MIN_SCORE as LANDING_MIN_SCORE
@@ -199,6 +200,10 @@ search (13 held-out hands, video model: 258 of 285 landings within their stated 
 PIXEL_EARLIER_MOVING = 4
 """Frames in motion a pixel fit needs to overrule a later landing the sightings claim more surely than
 their two errors allow (:meth:`TableTracker._timed_from_pixels`)."""
+PIXEL_REST_CREEP_NS = 20_000_000
+"""How long a card may still slide after the first frame that shows it within half a pixel of its rest
+(:func:`vision.landing_timer.at_rest_since`): the last half pixel of a slowing card takes about 18 ms in the
+simulator's slowing (seed 2's 2D, 0.65 square-root pixels a frame at 60 fps)."""
 TIMING_MIN_SCORE = 0.4
 """Least correlation of a frame in the pixels' timing of a landing the sightings made (a play made from
 the pixels alone, :meth:`TableTracker._slid_in`, asks :data:`vision.landing_timer.MIN_SCORE`)."""
@@ -1882,11 +1887,7 @@ class TableTracker:
         # settle, a few frames late, with a small err. So a pixel fit of the card's last frames in motion,
         # earlier than that and surer, overrules it; one later than the sightings allow is another card's
         # slide (a race's second card on the pile).
-        earlier = (
-            fit is not None
-            and fit.t_ns < landing.t_ns
-            and fit.moving >= PIXEL_EARLIER_MOVING
-        )
+        earlier = fit is not None and fit.t_ns < landing.t_ns and fit.moving >= PIXEL_EARLIER_MOVING
         if (
             fit is None
             or fit.err_ns >= landing.err_ns
@@ -1895,13 +1896,32 @@ class TableTracker:
             # that slide was another card's, nearby.
             or (at_rest is not None and fit.t_ns - fit.err_ns > at_rest + REST_CREEP_NS)
         ):
-            return landing
+            return self._landed_by_rest(tr, landing, rb, t_lo)
         path = landing.path
         if landing.origin is None and fit.came_from != (0.0, 0.0) and self._short_path(landing):
             # Its seat is guessed from the way it came: the sightings saw it only about where it rests, the
             # pixels its last slide in.
             path = (self._came_from(rb, fit.came_from),)
         return replace(landing, t_ns=fit.t_ns, err_ns=fit.err_ns, path=path)
+
+    def _landed_by_rest(self, tr: Track, landing: Landing, rb: Box, t_lo: int) -> Landing:
+        """A landing in the centre the frames in motion did not time (the hand over the card until it
+        stopped), its interval cut where the frames first show the card resting: it had landed by then, but
+        for its last half pixel (:data:`PIXEL_REST_CREEP_NS`). The time is the middle of what is left, the
+        err half of it. Unchanged when the pixels do not tell, or contradict the sightings."""
+        if min(rb[2] - rb[0], rb[3] - rb[1]) < MIN_CUT_SHARE * self.card_px:
+            return landing
+        since = at_rest_since(
+            self.history, rb, t_lo, card_px=self.card_px, min_score=TIMING_MIN_SCORE, at_ns=tr.last.frame_t_ns
+        )
+        if since is None:
+            return landing
+        lo, hi = landing.t_ns - landing.err_ns, since + PIXEL_REST_CREEP_NS
+        if not lo < hi < landing.t_ns + landing.err_ns:
+            # At rest before the sightings allow (another card of its face below it) or no sooner than they
+            # say: nothing to cut.
+            return landing
+        return replace(landing, t_ns=(lo + hi) // 2, err_ns=max(MIN_ERR_NS, (hi - lo + 1) // 2))
 
     def _pixel_fit(
         self,

@@ -21,7 +21,7 @@ from kiosk.games.referee import TableEvent
 from tests.vision.flights import flight as _slide
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
-from vision.landing_timer import FrameHistory, time_landing
+from vision.landing_timer import FrameHistory, _fit, _Match, at_rest_since, time_landing
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout
 from vision.tracker import NertsTracker
 
@@ -217,6 +217,49 @@ def test_a_card_hidden_all_through_its_slowing_is_not_timed() -> None:
     assert time_landing(_history(kept), _box(end), t_land - 150_000_000, card_px=CARD_PX) is None
 
 
+def test_a_card_the_hand_hid_until_it_stopped_is_bounded_by_its_first_frame_at_rest() -> None:
+    # The hand holds the card by its middle: no frame in motion shows it, even down to a 0.4 correlation,
+    # and the walk times nothing. The frames do show it resting from the one where the hand has drawn back
+    # enough: it had landed by then, but for its last half pixel (under 20 ms).
+    t_land = int(30.4 * PERIOD)
+    end = (300.0, 150.0)
+    frames = _frames(start=(60.0, 150.0), end=end, t_lift=t_land - 400_000_000, t_land=t_land, n=45, grip=0.0)
+    history = _history(frames)
+    t_lo = t_land - 150_000_000
+    assert time_landing(history, _box(end), t_lo, card_px=CARD_PX, min_score=0.4) is None
+    since = at_rest_since(history, _box(end), t_lo, card_px=CARD_PX, min_score=0.4)
+    assert since is not None
+    assert t_land - 20_000_000 <= since <= t_land + 3 * PERIOD
+
+
+def test_a_card_at_rest_in_every_frame_kept_is_bounded_by_the_earliest_and_one_never_at_rest_not_at_all() -> (
+    None
+):
+    frames = _frames(start=(300.0, 150.0), end=(300.0, 150.0), t_lift=0, t_land=1, n=30, hand=False)
+    assert (
+        at_rest_since(_history(frames), _box((300.0, 150.0)), 0, card_px=CARD_PX)
+        == frames[0].t_ns + EXPOSURE // 2
+    )
+    # Covered by another card from the frame it was seen resting in on: the frame before shows it nowhere.
+    covered = _frames(
+        start=(300.0, 150.0), end=(300.0, 150.0), t_lift=0, t_land=1, n=30, hand=False, cover_from=0
+    )
+    moved = [Frame(f.image, f.t_ns, f.index) for f in covered[:-1]] + [frames[-1]]
+    assert at_rest_since(_history(moved), _box((300.0, 150.0)), 0, card_px=CARD_PX) is None
+
+
+def test_a_line_that_meets_zero_long_after_the_card_was_seen_at_rest_is_no_landing() -> None:
+    # Seed 3's Cal 2S (60 fps): seen at rest from 8.6749 s; before that, under the hand, its cut-out matched
+    # 37.8, 38.6, 41.4 and 48.2 px off (something else, at a near steady offset). The line through them
+    # meets zero 390 ms after the last of them: only the poor fit's own spread let it pass, and the time
+    # came out clamped to the rest frame with a 35 ms err that missed the landing (8.654 s).
+    moving = [
+        _Match(int(t * 1e9), d, 0.0, -d, 0.69)
+        for t, d in ((8.6576, 37.8), (8.6409, 38.6), (8.6241, 41.4), (8.6074, 48.2))
+    ]
+    assert _fit(moving, int(8.6749e9)) is None
+
+
 def test_the_history_keeps_its_region_in_grey_and_forgets_old_frames() -> None:
     h = FrameHistory(region=(10, 20, 110, 70), horizon_ns=110_000_000)
     img = np.zeros((120, 200, 3), np.uint8)
@@ -258,13 +301,21 @@ def _play_filmed(
     *,
     start: tuple[float, float],
     end: tuple[float, float] = (F0.x, F0.y),
+    grip: float = 38.0,
 ) -> list[TableEvent]:
     """An AH slides from ``start`` to rest at ``end`` (global shutter), the recognizer reporting what
-    ``sight`` says of it; the foundation plays tracked, from the frames' pixels or without them."""
+    ``sight`` says of it; the foundation plays tracked, from the frames' pixels or without them. The hand
+    holds it ``grip`` pixels behind its centre."""
     h, w = int(LAYOUT.height_mm), int(LAYOUT.width_mm)
     t_lift = t_land - 380_000_000
     frames = _frames(
-        start=start, end=end, t_lift=t_lift, t_land=t_land, n=int(t_land / PERIOD) + 40, size=(h, w)
+        start=start,
+        end=end,
+        t_lift=t_lift,
+        t_land=t_land,
+        n=int(t_land / PERIOD) + 40,
+        size=(h, w),
+        grip=grip,
     )
     tracker = NertsTracker(LAYOUT, Calibration.from_scale(1.0))
     events: list[TableEvent] = []
@@ -288,6 +339,7 @@ def _unseen_flight(
     named_there: bool = True,
     index_only: bool = False,
     end: tuple[float, float] = (F0.x, F0.y),
+    grip: float = 38.0,
 ) -> list[TableEvent]:
     """Ana's AH slides from her waste to the centre. The recognizer names it resting in her waste (unless
     not ``named_there``) and, from ten frames after it landed (the hand gone), resting on the pile (by its
@@ -305,7 +357,7 @@ def _unseen_flight(
             else [_whole(b)]
         )
 
-    return _play_filmed(with_pixels, t_land, sight, start=(seat_waste.x, seat_waste.y), end=end)
+    return _play_filmed(with_pixels, t_land, sight, start=(seat_waste.x, seat_waste.y), end=end, grip=grip)
 
 
 def test_the_tracker_times_a_flight_it_never_saw_from_the_pixels() -> None:
@@ -361,6 +413,17 @@ def test_a_card_seen_at_rest_only_by_its_corner_index_is_timed_from_the_card_aro
     assert blind[0].err_ns > 50_000_000
     # The card's box around its index is a guess, so its time is stated a little looser.
     assert abs(timed[0].t_ns - t_land) <= timed[0].err_ns <= 12_000_000
+
+
+def test_a_card_the_hand_hid_until_it_stopped_has_its_landing_cut_at_its_first_frame_at_rest() -> None:
+    # Ana's AH, held by its middle all the way: no frame in motion times it, but the frames show it resting
+    # well before the recognizer names it there (ten frames after it landed), so its landing's interval ends
+    # there and its err shrinks, still holding the true time.
+    t_land = int(40.3 * PERIOD)
+    blind = _unseen_flight(False, t_land, grip=0.0)
+    timed = _unseen_flight(True, t_land, grip=0.0)
+    assert [(e.seat, e.get("card"), e.get("from")) for e in timed] == [("Ana", "AH", "waste")]
+    assert abs(timed[0].t_ns - t_land) <= timed[0].err_ns < blind[0].err_ns - 50_000_000
 
 
 def test_a_card_named_only_as_it_stops_is_timed_from_its_slide_not_from_its_trailing_boxes() -> None:
