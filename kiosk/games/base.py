@@ -96,6 +96,14 @@ def build_options(cls: type[OptT], values: Mapping[str, Any] | None = None, *, g
             )
         f = fields[name]
         default = f.default
+        if (
+            isinstance(default, int)
+            and not isinstance(default, bool)
+            and isinstance(value, float)
+            and value.is_integer()
+        ):
+            # JSON writers (and people) write 30.0 for 30: the same whole number.
+            value = int(value)
         choices = f.metadata.get("choices")
         if choices is not None and isinstance(value, str) and value not in choices:
             # A spec value written with other spacing ("13@150" for "13 @ 150") is the same choice.
@@ -123,9 +131,7 @@ def build_options(cls: type[OptT], values: Mapping[str, Any] | None = None, *, g
                 )
             value = float(value)
         elif isinstance(default, str) and not isinstance(value, str):
-            raise InvalidActionError(
-                f"option {name!r} must be a string, got {value!r}", input=repr(value)
-            )
+            raise InvalidActionError(f"option {name!r} must be a string, got {value!r}", input=repr(value))
         elif isinstance(default, tuple) and isinstance(value, list):
             value = tuple(value)
         kwargs[name] = value

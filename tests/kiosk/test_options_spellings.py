@@ -136,3 +136,21 @@ def test_kierki_fan_tan_prizes_spellings(
     report = replay_main(tmp_path, [header], capsys)
     assert report["notes"] == [
         "Fan Tan prizes 1000 and 500 over 1 round(s) pay 1500, not 1300: the match is no longer zero-sum"]
+
+
+def test_a_whole_number_option_written_with_a_decimal_point_is_that_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # JSON writers put 30.0 for 30; rules/nerts.md's tie_window_ms is a whole number of milliseconds.
+    from kiosk.games.base import build_options
+    from kiosk.games.nerts_options import NertsOptions
+
+    options = {"tie_window_ms": 30.0, "target_score": 100.0}
+    built = build_options(NertsOptions, options)
+    assert (built.tie_window_ms, built.target_score) == (30, 100)
+    assert isinstance(built.tie_window_ms, int)
+    header = {"table_log": 1, "game": "nerts", "seats": ["Ana", "Ben"], "options": options}
+    replay_main(tmp_path, [header], capsys)
+    # A fraction is not a whole number: a one-line error, not a silent rounding.
+    err = _refused(tmp_path, capsys, "nerts", ["Ana", "Ben"], {"tie_window_ms": 30.5})
+    assert "must be a whole number" in err
