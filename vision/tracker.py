@@ -204,6 +204,8 @@ PIXEL_REST_CREEP_NS = 20_000_000
 """How long a card may still slide after the first frame that shows it within half a pixel of its rest
 (:func:`vision.landing_timer.at_rest_since`): the last half pixel of a slowing card takes about 18 ms in the
 simulator's slowing (seed 2's 2D, 0.65 square-root pixels a frame at 60 fps)."""
+PIXEL_SAME_WAY_COS = 0.9
+"""A pixel fit's slide comes the way the sightings say the card travelled within about 25 degrees."""
 TIMING_MIN_SCORE = 0.4
 """Least correlation of a frame in the pixels' timing of a landing the sightings made (a play made from
 the pixels alone, :meth:`TableTracker._slid_in`, asks :data:`vision.landing_timer.MIN_SCORE`)."""
@@ -1888,10 +1890,15 @@ class TableTracker:
         # earlier than that and surer, overrules it; one later than the sightings allow is another card's
         # slide (a race's second card on the pile).
         earlier = fit is not None and fit.t_ns < landing.t_ns and fit.moving >= PIXEL_EARLIER_MOVING
+        disagree = fit is not None and abs(fit.t_ns - landing.t_ns) > fit.err_ns + landing.err_ns
         if (
             fit is None
-            or fit.err_ns >= landing.err_ns
-            or (abs(fit.t_ns - landing.t_ns) > fit.err_ns + landing.err_ns and not earlier)
+            or not (
+                (fit.err_ns < landing.err_ns and (earlier or not disagree))
+                # Later than the sightings allow: their boxes of a card still creeping under the hand settled
+                # early (seed 9's Cal AS, 47 ms early with 3 ms claimed), unless it was another card's slide.
+                or (disagree and self._own_later_slide(tr, fit, toward))
+            )
             # Nor after the card was seen resting there (but for the last pixels of its slide, REST_CREEP_NS):
             # that slide was another card's, nearby.
             or (at_rest is not None and fit.t_ns - fit.err_ns > at_rest + REST_CREEP_NS)
@@ -1903,6 +1910,26 @@ class TableTracker:
             # pixels its last slide in.
             path = (self._came_from(rb, fit.came_from),)
         return replace(landing, t_ns=fit.t_ns, err_ns=fit.err_ns, path=path)
+
+    def _own_later_slide(self, tr: Track, fit: LandingFit, toward: tuple[float, float] | None) -> bool:
+        """Whether a pixel fit later than the sightings' landing is ``tr``'s own slide: a run of frames in
+        motion, coming the way its sightings say it travelled, and no other card of its face resting within
+        a card's length (the later card of a race lands on or beside the first, and its slide times it)."""
+        dx, dy = fit.came_from
+        n = math.hypot(dx, dy)
+        return (
+            toward is not None
+            and fit.moving >= PIXEL_EARLIER_MOVING
+            and n > 0
+            and -(dx * toward[0] + dy * toward[1]) / n >= PIXEL_SAME_WAY_COS
+            and not any(
+                t is not tr
+                and t.card == tr.card
+                and t.resting
+                and math.hypot(t.rest_x - tr.rest_x, t.rest_y - tr.rest_y) < CARD_H_MM
+                for t in self.tracks
+            )
+        )
 
     def _landed_by_rest(self, tr: Track, landing: Landing, rb: Box, t_lo: int) -> Landing:
         """A landing in the centre the frames in motion did not time (the hand over the card until it

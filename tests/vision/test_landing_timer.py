@@ -426,6 +426,25 @@ def test_a_card_the_hand_hid_until_it_stopped_has_its_landing_cut_at_its_first_f
     assert abs(timed[0].t_ns - t_land) <= timed[0].err_ns < blind[0].err_ns - 50_000_000
 
 
+def test_a_card_whose_boxes_settle_before_it_stops_is_timed_from_its_later_slide() -> None:
+    # Seed 9's Cal AS, made by hand: read by its index under the hand, its boxes settle on its resting place
+    # five frames before it stops creeping there, and the sightings alone land it 70 ms early, claiming 25.
+    # The pixels show its slide, the way it travelled, with no other AH near: later than the sightings
+    # allow, and its own.
+    end = (F0.x, F0.y)
+    rest = (end[0] - CARD_W_MM / 2, end[1] - CARD_H_MM / 2, end[0] + CARD_W_MM / 2, end[1] + CARD_H_MM / 2)
+
+    def sight(t: int, b: Box, t_land: int) -> list[CardSighting]:
+        return [_whole(rest if t >= t_land - 5 * PERIOD else b)]
+
+    t_land = int(40.3 * PERIOD)
+    blind = _play_filmed(False, t_land, sight, start=(ANA_WASTE.x, ANA_WASTE.y))
+    assert t_land - blind[0].t_ns > blind[0].err_ns
+    timed = _play_filmed(True, t_land, sight, start=(ANA_WASTE.x, ANA_WASTE.y))
+    assert [(e.seat, e.get("card")) for e in timed] == [("Ana", "AH")]
+    assert abs(timed[0].t_ns - t_land) <= timed[0].err_ns <= 4_000_000
+
+
 def test_a_card_named_only_as_it_stops_is_timed_from_its_slide_not_from_its_trailing_boxes() -> None:
     # Seed 14's Cal AC, made by hand: the recognizer never names the card in Ana's waste nor in flight,
     # only from two frames before it lands, with boxes that trail behind it (the hand over its near end)
