@@ -12,6 +12,7 @@ import pytest
 from tests.games.test_kierki_blackbox import SEATS, Log, spec_tricks
 from tests.games.test_kierki_blackbox5 import TRUMPS, match_up_to
 from tests.games.test_kierki_blackbox6 import fan_tan_events, with_fan_tan
+from tests.games.test_kierki_blackbox10 import _to_fan_tan
 
 DEAL12 = {"N": 500, "E": 0, "S": 0, "W": 800}
 """The scores of the worked Fan Tan deal (§14.12)."""
@@ -81,3 +82,26 @@ def test_13_2_a_fan_tan_play_logged_twice_in_a_row_is_one_card_seen_twice(
     report = log.replay(tmp_path, capsys)
     assert [(i["kind"], i["seat"]) for i in report["infractions"]] == [("seen_twice", twice["seat"])]
     assert report["hands"][11] == DEAL12 and report["finished"] and report["winners"] == ["W"]
+
+
+@pytest.mark.parametrize("policy", ["flag_only", "replay_deal"])
+def test_13_3_a_card_shown_after_fan_tan_that_the_seat_placed_proves_no_pass(
+        policy: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """kierki.md §13.3 and §14.16 (the cards left are shown at the end and checked against every
+    stored pass; a proof is a card still in the hand) and §13.2 (no card seen twice). In a Fan Tan
+    deal where S passes at turns 47, 51, 55 and 59 while holding 4S, S's cards shown at the end
+    name 7C, which S itself placed at turn 3, instead of 4S: a misread, flagged (seen twice), but
+    7C had left S's hand, so it proves no pass and, under ``replay_deal``, discards nothing. E
+    showing 5H, its own turn-34 card, instead of KD in §14.12 is the same."""
+    log = _to_fan_tan({"revoke_policy": policy})
+    log.lines[-1]["cards"] = ["3S", "7C"]
+    report = log.replay(tmp_path, capsys)
+    assert [(i["kind"], i["seat"]) for i in report["infractions"]] == [("seen_twice", "S")]
+    assert report["finished"] and report["winners"] == ["W"]
+    events = [e for e in fan_tan_events() if e["type"] != "reveal"]
+    events += [{"type": "reveal", "seat": "E", "cards": ["5H"]},
+               {"type": "reveal", "seat": "S", "cards": ["AD"]}]
+    log = with_fan_tan(match_up_to(12, {"revoke_policy": policy}).ev("deal", seat="W", deal=12), events)
+    report = log.replay(tmp_path, capsys)
+    assert [(i["kind"], i["seat"]) for i in report["infractions"]] == [("seen_twice", "E")]
+    assert report["hands"][11] == DEAL12 and report["finished"]
