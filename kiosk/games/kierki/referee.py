@@ -129,6 +129,9 @@ class _DealRecord:
         self.claims = ClaimBook()
         self.seen = SeenCards()
         self.opening: Card | None = None
+        self.last_play: tuple[int, Card] | None = None
+        """The seat and card of the play line just before, if it was accepted and no other play or
+        pass was logged since: the same line again is that one play logged twice."""
 
     @property
     def cards_played(self) -> int:
@@ -458,6 +461,7 @@ class KierkiReferee(Referee):
         seat = self.seat_index(event.seat)
         card = self._card(event, event.require("card"))
         rec = self._active(event)
+        last, rec.last_play = rec.last_play, None
         if rec.reshow.get(seat) == card:
             # A short trick shown again in full repeats the cards already seen in it (§13.5):
             # they are in the trick already, neither out of turn nor seen twice, even once the
@@ -465,6 +469,25 @@ class KierkiReferee(Referee):
             del rec.reshow[seat]
             return [self._rule(event, "reshow", f"{self._name(seat)}: {card} seen again "
                                f"(already in trick {rec.reshow_trick})", (seat,))]
+        if last == (seat, card):
+            # §13.2, §13.3: hands only shrink, so the card the seat has just played, seen again
+            # from it with no other play between, is that play logged twice (a misread): not a
+            # card out of turn, a trick winner's next lead, a card after the 13th trick or after
+            # Fan Tan ended. Flagged once and ignored, the deal goes on as played. (A card seen
+            # again later, other cards between, stays a misread of the card then due.)
+            rec.last_play = last
+            name = self._name(seat)
+            self._flag(event, "seen_twice", f"{card} seen twice in deal {rec.deal.number}: {name}'s play "
+                       "of it was logged twice; the repeat is ignored", seat)
+            return []
+        played = rec.cards_played
+        rulings = self._play(event, rec, seat, card)
+        if rec.cards_played > played:
+            rec.last_play = (seat, card)
+        return rulings
+
+    def _play(self, event: TableEvent, rec: _DealRecord, seat: int, card: Card) -> list[Ruling]:
+        """A play that is not a card of a short trick shown again, nor a line logged twice."""
         if rec.ended and rec.stopped:
             # §12 stop_when_penalties_exhausted: a table that plays the rest out shows those cards.
             if card in rec.shown_cards.get(seat, []):
@@ -872,6 +895,7 @@ class KierkiReferee(Referee):
     def _on_pass(self, event: TableEvent) -> list[Ruling]:
         seat = self.seat_index(event.seat)
         rec = self._active(event)
+        rec.last_play = None
         if not isinstance(rec.deal, FanTanDeal):
             raise InvalidActionError(
                 f"'pass' event in deal {rec.deal.number} ({rec.deal.title}): passes exist only in Fan Tan",
