@@ -336,6 +336,9 @@ class Landing:
     """Table positions of its first observations (for the direction it came from)."""
     seen_moving: bool = True
     """False for a card whose flight went unseen (it appeared at rest where it landed)."""
+    route: tuple[tuple[int, float, float], ...] = ()
+    """When and where (table millimetres) it was seen from its lift to its rest, for the main way a landing
+    is judged (:meth:`TableTracker._extend`); empty otherwise."""
 
 
 @dataclass(frozen=True)
@@ -1621,6 +1624,7 @@ class TableTracker:
             tr.lift_t,
             path,
             seen_moving=seen_moving,
+            route=tuple((o2.t_ns, o2.x, o2.y) for o2 in tr.obs),
         )
         return self._landed(tr, landing)
 
@@ -3028,7 +3032,9 @@ class NertsTracker:
         if landing.origin is None or landing.origin[0] != seat_here:
             return None
         dest = self.table.place_of(landing.x, landing.y, Track(0, landing.card))
-        if dest[1] != "work" or dest == landing.origin:
+        if dest == landing.origin:
+            return self._race_lost(landing, seat_here)
+        if dest[1] != "work":
             return None
         src = self._source_name(landing.origin)
         if src is None:
@@ -3041,6 +3047,35 @@ class NertsTracker:
         data = {"card": landing.card, "from": src, "to": to}
         data.update(self._lift_fields(landing, t))
         return TableEvent("move", t, landing.err_ns, seat_here, data)
+
+    def _race_lost(self, landing: Landing, seat: str) -> TableEvent | None:
+        """A card of ``seat`` back where it was lifted from, that lay a while on a foundation pile whose top
+        is a card of its face another seat played before it got there: a race lost (§6.1), taken back.
+        The camera saw it go there, lie on the winner (often askew, under the hand) and come back, but never
+        land as a card of its own: the recognizer names the face, so its views on the pile were taken for
+        the winner's (seed 9's Ben 2C, 288 ms after Cal's on F4). The play is logged for the referee to rule
+        on, from when it was first seen on the pile; the pile keeps the winner on top."""
+        src = self._source_name(landing.origin)
+        if src is None:
+            return None
+        for pile in self.piles:
+            if not pile.cards or pile.cards[-1][0] != landing.card or pile.cards[-1][1] == seat:
+                continue
+            there = [t for t, x, y in landing.route if math.hypot(x - pile.x, y - pile.y) < CARD_H_MM / 2]
+            if len(there) < LOST_RACE_SIGHTINGS or there[-1] - there[0] < LOST_RACE_STAY_NS:
+                continue
+            if pile.top_t_ns >= there[0]:
+                # The winner landed after this card got there: the tracker saw one card land, not a race lost.
+                continue
+            before = [t for t, _, _ in landing.route if t < there[0]]
+            # It landed about when first seen there: after its last view on the way, and before its last few
+            # millimetres of creep under the hand (REST_CREEP_NS).
+            gap = there[0] - before[-1] if before else LOST_RACE_STAY_NS
+            t = there[0] - self.t0_ns
+            data: dict[str, Any] = {"card": landing.card, "pile": pile.pid, "from": src}
+            data.update(self._lift_fields(landing, t))
+            return TableEvent("foundation_play", t, gap + REST_CREEP_NS, seat, data)
+        return None
 
     def _taken_back(self, landing: Landing, seat: str) -> bool:
         """Whether ``landing`` is a card of ``seat`` taken back from a foundation pile after losing a race
@@ -3451,6 +3486,13 @@ this long before the card seen landing on the pile."""
 VANISHED_SEAT_NS = 1_000_000_000
 """A foundation play whose origin went unseen is credited to the seat from whose layout a card of its
 face vanished within this long before it landed, when only one seat's did."""
+LOST_RACE_SIGHTINGS = 3
+"""Views of a card on a foundation pile whose top is its face, on its way out and back to its seat, that make
+it a race lost there (:meth:`NertsTracker._race_lost`): a card flying over the pile is seen there once or
+twice."""
+LOST_RACE_STAY_NS = 100_000_000
+"""And how long it lay there at least, from its first view there to its last: a player sees the race lost
+and takes the card back, a few tenths of a second."""
 TAKEN_BACK_NS = 1_000_000_000
 """A card flying back into its seat's layout this soon after that seat's play of its face landed on a pile
 may be that card taken back after losing a race (:meth:`NertsTracker._taken_back`)."""

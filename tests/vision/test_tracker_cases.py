@@ -7,9 +7,11 @@ checks the events the referee would get.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -2920,3 +2922,35 @@ def test_a_card_seen_still_where_it_rests_then_jostled_landed_when_it_first_lay_
     (play,) = _plays(events)
     assert (play.seat, play.get("from")) == ("Cal", "waste")
     assert abs(play.t_ns - 599_000_000) <= 60_000_000, ((play.t_ns - 599_000_000) / 1e6, play.err_ns / 1e6)
+
+
+def test_a_race_loser_never_seen_at_rest_on_the_winner_and_back_home_is_played_and_lost() -> None:
+    # Seed 9 (the recognizer's sightings of its AC and 2Cs, 9.4-11.6 s): Cal's 2C lands on Ben's AC; Ben's 2C
+    # lands on it 288 ms later, askew, under his hand, named there only now and then (a frame's one 2C there
+    # is often Cal's), and goes back into his work pile 3. Its track never came to rest on the pile, so its
+    # play went unlogged and the referee never ruled the race it lost (§6.1).
+    data = json.loads((Path(__file__).parent / "data" / "seed9_2c_race.json").read_text())
+    tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+    events: list[TableEvent] = []
+    for k, (t, seen) in enumerate(data["frames"]):
+        sightings = [
+            CardSighting(
+                card,
+                score,
+                (box[0], box[1], box[2], box[3]),
+                tuple((x, y) for x, y in quad) if quad else None,
+                tuple((c[0], c[1], c[2], c[3]) for c in corners),
+            )
+            for card, score, box, quad, corners in seen
+        ]
+        events += tracker.feed(Frame(None, t, k), sightings)
+    events += tracker.flush()
+    plays = [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)]
+    assert plays == [("Ben", "AC", "waste"), ("Cal", "2C", "work4"), ("Ben", "2C", "work3")]
+    ben_2c = _plays(events)[-1]
+    assert abs(ben_2c.t_ns - 10_858_000_000) <= ben_2c.err_ns
+    referee = referee_for(LogHeader("nerts", tuple(SEATS), {}))
+    for e in [TableEvent("hand_start", 0, 0, None, {}), *events]:
+        referee.feed(e)
+    rulings = [r.text for r in referee.report().rulings]
+    assert any(r.startswith("Cal first by") and "Ben, take back 2♣" in r for r in rulings), rulings
