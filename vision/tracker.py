@@ -1893,7 +1893,11 @@ class TableTracker:
         # settle, a few frames late, with a small err. So a pixel fit of the card's last frames in motion,
         # earlier than that and surer, overrules it; one later than the sightings allow is another card's
         # slide (a race's second card on the pile).
-        earlier = fit is not None and fit.t_ns < landing.t_ns and fit.moving >= PIXEL_EARLIER_MOVING
+        earlier = (
+            fit is not None
+            and fit.t_ns < landing.t_ns
+            and (fit.moving >= PIXEL_EARLIER_MOVING or self._own_slide(tr, fit, toward))
+        )
         disagree = fit is not None and abs(fit.t_ns - landing.t_ns) > fit.err_ns + landing.err_ns
         if (
             fit is None
@@ -1901,7 +1905,7 @@ class TableTracker:
                 (fit.err_ns < landing.err_ns and (earlier or not disagree))
                 # Later than the sightings allow: their boxes of a card still creeping under the hand settled
                 # early (seed 9's Cal AS, 47 ms early with 3 ms claimed), unless it was another card's slide.
-                or (disagree and self._own_later_slide(tr, fit, toward))
+                or (disagree and fit.moving >= PIXEL_EARLIER_MOVING and self._own_slide(tr, fit, toward))
             )
             # Nor after the card was seen resting there (but for the last pixels of its slide, REST_CREEP_NS):
             # that slide was another card's, nearby.
@@ -1915,15 +1919,14 @@ class TableTracker:
             path = (self._came_from(rb, fit.came_from),)
         return replace(landing, t_ns=fit.t_ns, err_ns=fit.err_ns, path=path)
 
-    def _own_later_slide(self, tr: Track, fit: LandingFit, toward: tuple[float, float] | None) -> bool:
-        """Whether a pixel fit later than the sightings' landing is ``tr``'s own slide: a run of frames in
-        motion, coming the way its sightings say it travelled, and no other card of its face resting within
-        a card's length (the later card of a race lands on or beside the first, and its slide times it)."""
+    def _own_slide(self, tr: Track, fit: LandingFit, toward: tuple[float, float] | None) -> bool:
+        """Whether a pixel fit is ``tr``'s own slide: coming the way its sightings say it travelled, and no
+        other card of its face resting within a card's length (the later card of a race lands on or beside
+        the first, and its slide times it)."""
         dx, dy = fit.came_from
         n = math.hypot(dx, dy)
         return (
             toward is not None
-            and fit.moving >= PIXEL_EARLIER_MOVING
             and n > 0
             and -(dx * toward[0] + dy * toward[1]) / n >= PIXEL_SAME_WAY_COS
             and not any(
