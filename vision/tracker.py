@@ -3028,7 +3028,7 @@ class NertsTracker:
             if src is not None:
                 data["from"] = src
             data.update(self._lift_fields(landing, t))
-            return TableEvent("foundation_play", t, landing.err_ns, seat, data)
+            return self._untangled(pile, TableEvent("foundation_play", t, landing.err_ns, seat, data))
         # Landed in a seat's layout: a work-pile move if it went onto a work pile from elsewhere.
         if self._taken_back(landing, seat_here):
             return None
@@ -3050,6 +3050,48 @@ class NertsTracker:
         data = {"card": landing.card, "from": src, "to": to}
         data.update(self._lift_fields(landing, t))
         return TableEvent("move", t, landing.err_ns, seat_here, data)
+
+    def _untangled(self, pile: _Pile, play: TableEvent) -> TableEvent:
+        """``play``, the later of two plays of one face on ``pile`` from two seats (a race), with the earlier
+        one's seat and lift exchanged when the tracks of the two cards crossed under the hands near the pile:
+        the earlier play then flew in less than the shortest flight, and each card's landing follows its own
+        lift by more than that once they are exchanged (seed 13's 2D: Ana's "landed" 71 ms after her lift,
+        Dee's 616 ms after his; Dee's had landed first). The earlier play, still held back, is exchanged in
+        place; the pile's cards follow."""
+        card = play.get("card")
+        lift = play.get("t_lift")
+        if lift is None or len(pile.cards) < 2:
+            return play
+        k, first = next(
+            (
+                (k, e)
+                for k, e in reversed(list(enumerate(self._pending)))
+                if e.type == "foundation_play" and e.get("pile") == pile.pid and e.get("card") == card
+            ),
+            (-1, None),
+        )
+        if first is None or first.seat == play.seat or first.get("t_lift") is None:
+            return play
+        flight, own = _ns(first.get("t_lift")), _ns(lift)
+        if not (
+            first.t_ns - flight < MIN_FLIGHT_NS
+            and first.t_ns - own >= MIN_FLIGHT_NS
+            and play.t_ns - flight >= MIN_FLIGHT_NS
+        ):
+            return play
+        swap = ("from", "t_lift", "err_lift")
+
+        def with_lift(e: TableEvent, seat: str | None, other: TableEvent) -> TableEvent:
+            data = {key: v for key, v in e.data.items() if key not in swap}
+            data.update({key: other.data[key] for key in swap if key in other.data})
+            return TableEvent(e.type, e.t_ns, e.err_ns, seat, data)
+
+        earlier = with_lift(first, play.seat, play)
+        self._where[id(earlier)] = self._where.pop(id(first))
+        self._pending[k] = earlier
+        assert play.seat is not None and first.seat is not None
+        pile.cards[-2:] = [(str(card), play.seat), (str(card), first.seat)]
+        return with_lift(play, first.seat, first)
 
     def _race_lost(self, landing: Landing, seat: str) -> TableEvent | None:
         """A card of ``seat`` back where it was lifted from, that lay a while on a foundation pile whose top
@@ -3574,3 +3616,10 @@ def _decimal_s(t_ns: int) -> Any:
     from kiosk.games.referee import format_seconds
 
     return Decimal(format_seconds(t_ns))
+
+
+def _ns(seconds: Any) -> int:
+    """Nanoseconds from an event's seconds field (a :func:`_decimal_s` value)."""
+    from decimal import Decimal
+
+    return int(Decimal(str(seconds)) * 1_000_000_000)

@@ -2924,12 +2924,10 @@ def test_a_card_seen_still_where_it_rests_then_jostled_landed_when_it_first_lay_
     assert abs(play.t_ns - 599_000_000) <= 60_000_000, ((play.t_ns - 599_000_000) / 1e6, play.err_ns / 1e6)
 
 
-def test_a_race_loser_never_seen_at_rest_on_the_winner_and_back_home_is_played_and_lost() -> None:
-    # Seed 9 (the recognizer's sightings of its AC and 2Cs, 9.4-11.6 s): Cal's 2C lands on Ben's AC; Ben's 2C
-    # lands on it 288 ms later, askew, under his hand, named there only now and then (a frame's one 2C there
-    # is often Cal's), and goes back into his work pile 3. Its track never came to rest on the pile, so its
-    # play went unlogged and the referee never ruled the race it lost (§6.1).
-    data = json.loads((Path(__file__).parent / "data" / "seed9_2c_race.json").read_text())
+def _recorded(name: str) -> list[TableEvent]:
+    """The events of the recognizer's own sightings of a few cards of a simulated hand, kept in
+    ``data/NAME.json`` (boxes mapped to table millimetres, frames at their times), without pixels."""
+    data = json.loads((Path(__file__).parent / "data" / f"{name}.json").read_text())
     tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
     events: list[TableEvent] = []
     for k, (t, seen) in enumerate(data["frames"]):
@@ -2944,13 +2942,67 @@ def test_a_race_loser_never_seen_at_rest_on_the_winner_and_back_home_is_played_a
             for card, score, box, quad, corners in seen
         ]
         events += tracker.feed(Frame(None, t, k), sightings)
-    events += tracker.flush()
+    return events + tracker.flush()
+
+
+def _rulings(events: list[TableEvent]) -> list[str]:
+    referee = referee_for(LogHeader("nerts", tuple(SEATS), {}))
+    for e in [TableEvent("hand_start", 0, 0, None, {}), *events]:
+        referee.feed(e)
+    return [r.text for r in referee.report().rulings]
+
+
+def test_a_race_loser_never_seen_at_rest_on_the_winner_and_back_home_is_played_and_lost() -> None:
+    # Seed 9 (the recognizer's sightings of its AC and 2Cs, 9.4-11.6 s): Cal's 2C lands on Ben's AC; Ben's 2C
+    # lands on it 288 ms later, askew, under his hand, named there only now and then (a frame's one 2C there
+    # is often Cal's), and goes back into his work pile 3. Its track never came to rest on the pile, so its
+    # play went unlogged and the referee never ruled the race it lost (§6.1).
+    events = _recorded("seed9_2c_race")
     plays = [(e.seat, e.get("card"), e.get("from")) for e in _plays(events)]
     assert plays == [("Ben", "AC", "waste"), ("Cal", "2C", "work4"), ("Ben", "2C", "work3")]
     ben_2c = _plays(events)[-1]
     assert abs(ben_2c.t_ns - 10_858_000_000) <= ben_2c.err_ns
-    referee = referee_for(LogHeader("nerts", tuple(SEATS), {}))
-    for e in [TableEvent("hand_start", 0, 0, None, {}), *events]:
-        referee.feed(e)
-    rulings = [r.text for r in referee.report().rulings]
+    rulings = _rulings(events)
     assert any(r.startswith("Cal first by") and "Ben, take back 2♣" in r for r in rulings), rulings
+
+
+def test_the_earlier_of_two_race_plays_that_flew_too_fast_takes_the_later_ones_seat() -> None:
+    # Seed 13's 2Ds (diagnose_nerts_tracker.py --sightings recognizer, with the frames' pixels): the two
+    # cards' tracks crossed under the hands near the pile, so the play landing at 5.680 s came with Ana's lift
+    # (71 ms before: no card flies that fast) and the one at 5.951 s with Dee's (616 ms before). Exchanged,
+    # each flight is a real one: Dee's landed first, and Ana's lost the race (§6.1). The rule alone, on the
+    # tracker's own queue of held-back plays and its pile as it stands when the later play is made.
+    from decimal import Decimal
+
+    from vision.tracker import _Pile
+
+    tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+    pile = _Pile("F3", 500.0, 400.0, cards=[("AD", "Cal"), ("2D", "Ana"), ("2D", "Dee")])
+
+    def play(t: int, seat: str, src: str, lift: str) -> TableEvent:
+        data = {
+            "card": "2D",
+            "pile": "F3",
+            "from": src,
+            "t_lift": Decimal(lift),
+            "err_lift": Decimal("0.008"),
+        }
+        return TableEvent("foundation_play", t, 3_000_000, seat, data)
+
+    first = play(5_680_000_000, "Ana", "work3", "5.609")
+    tracker._pending = [first]
+    tracker._where[id(first)] = (500.0, 400.0, 1)
+    second = tracker._untangled(pile, play(5_951_000_000, "Dee", "nerts", "5.335"))
+    assert [(e.t_ns, e.seat, e.get("from"), e.get("t_lift")) for e in (*tracker._pending, second)] == [
+        (5_680_000_000, "Dee", "nerts", Decimal("5.335")),
+        (5_951_000_000, "Ana", "work3", Decimal("5.609")),
+    ]
+    assert pile.cards == [("AD", "Cal"), ("2D", "Dee"), ("2D", "Ana")]
+    # Two flights that are both possible as logged stay as they are.
+    pile.cards = [("AD", "Cal"), ("2D", "Dee"), ("2D", "Ana")]
+    first = play(5_680_000_000, "Dee", "nerts", "5.362")
+    tracker._pending = [first]
+    tracker._where[id(first)] = (500.0, 400.0, 1)
+    later = play(5_949_000_000, "Ana", "work3", "5.544")
+    assert tracker._untangled(pile, later) is later and tracker._pending == [first]
+    assert pile.cards == [("AD", "Cal"), ("2D", "Dee"), ("2D", "Ana")]
