@@ -276,6 +276,8 @@ class NertsReferee(Referee):
         self.infractions: list[Infraction] = []
         self._new: list[Ruling] = []
         self._estimates: list[str] = []
+        self._repeats: list[str] = []
+        """Notes on lines the camera logged twice and the referee ignored."""
         self._t_fed = 0
         """The time of the last game event judged: a hand the log leaves open is scored then."""
         self._tops_ahead: dict[int, Card] = {}
@@ -413,6 +415,13 @@ class NertsReferee(Referee):
         deal = self._parse_deal(e.get("deal"))
         if self.over:
             self._breach(e, "after_game", "hand_start after the game is over: ignored")
+            return
+        if self.hand is not None and self.hand.t_go is not None and self._repeats_last(e):
+            # §7: a hand ends only by a call or a stalemate, so a Go with nothing logged since the last
+            # Go is that Go seen twice (a camera repeat), not a new hand: closing the hand would score
+            # it unplayed at 13 Nerts cards a seat.
+            self._repeats.append(f"hand {self.hand.number}: hand_start at {format_seconds(e.t_ns)} s "
+                                 "logged twice: ignored")
             return
         if self.hand is not None and self._idle_before_go(self.hand):
             # Events logged before the first Go opened a hand of their own (a log may start without
@@ -1450,6 +1459,7 @@ class NertsReferee(Referee):
         elif hand is not None:
             notes.append(f"hand {hand.number} is still in play")
         notes.extend(self._estimates)
+        notes.extend(self._repeats)
         return RefereeReport(
             game="nerts", seats=self.seats, rulings=rulings, infractions=list(self.infractions), hands=hands,
             totals=dict(zip(self.seats, totals, strict=True)), finished=finished,

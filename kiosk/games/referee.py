@@ -380,6 +380,15 @@ class Referee(ABC):
             )
         return rep
 
+    def _repeats_last(self, event: TableEvent) -> bool:
+        """True when ``event`` repeats the last effective game event: the same type, seat and data.
+        A camera-fed log may log one event twice in a row (at the same time or a frame later); each
+        game decides where that cannot be a second real event and ignores it there."""
+        if not self._events:
+            return False
+        last = self._events[-1]
+        return last.type == event.type and last.seat == event.seat and last.data == event.data
+
     @property
     def events(self) -> list[TableEvent]:
         """The effective events so far (undone ones removed)."""

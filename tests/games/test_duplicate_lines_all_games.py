@@ -1,0 +1,127 @@
+"""A camera-fed table log repeats lines: the same event (same type, seat and data) logged again at
+once, at the same time or a frame (17-50 ms) later. Where the rules make a second real event
+impossible, the repeat must change nothing: no score, turn or count, and the rest of the game is
+refereed exactly as without it (docs/table-log.md). Each test replays a log with one line repeated
+through ``kiosk replay --json`` and compares the whole report with the same log without the repeat."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.games.replay_logs import ROOT, replay
+
+EXAMPLES = ROOT / "examples"
+
+
+def _lines(name: str) -> list[dict[str, Any]]:
+    """The header and events of an example log (comments and blank lines left out)."""
+    text = (EXAMPLES / name).read_text().splitlines()
+    return [json.loads(x) for x in text if x.strip() and not x.startswith("#")]
+
+
+def _repeat(lines: list[dict[str, Any]], at: int, dt: str = "0") -> list[dict[str, Any]]:
+    """``lines`` with ``lines[at]`` logged again right after it, ``dt`` seconds later."""
+    again = dict(lines[at], t=float(Decimal(str(lines[at]["t"])) + Decimal(dt)))
+    return [*lines[: at + 1], again, *lines[at + 1:]]
+
+
+def _at(lines: list[dict[str, Any]], **fields: Any) -> int:
+    """The index of the first line whose fields include ``fields``."""
+    return next(i for i, x in enumerate(lines) if all(x.get(k) == v for k, v in fields.items()))
+
+
+def _without_repeat(report: dict[str, Any], repeat_line: int) -> dict[str, Any]:
+    """The report of a log with a repeated line as the log without it would show it: the repeat's own
+    infractions dropped, later line numbers moved up one, and the notes left out."""
+    out = dict(report)
+    out["infractions"] = [dict(i, line=i["line"] - 1) if i["line"] > repeat_line else i
+                          for i in report["infractions"] if i["line"] != repeat_line]
+    out.pop("notes")
+    return out
+
+
+def _check_ignored(tmp_path: Path, lines: list[dict[str, Any]], at: int, dt: str) -> dict[str, Any]:
+    """Replays ``lines`` with and without ``lines[at]`` repeated: the repeat leaves a note and changes
+    nothing else. Returns the report with the repeat."""
+    base = replay(tmp_path, lines)
+    rep = replay(tmp_path, _repeat(lines, at, dt))
+    # The file's line numbers: the header is line 1, so lines[at] is line at + 1 and its repeat at + 2.
+    assert _without_repeat(rep, at + 2) == {k: v for k, v in base.items() if k != "notes"}
+    assert len(rep["notes"]) == len(base["notes"]) + 1
+    assert not [i for i in rep["infractions"] if i["line"] == at + 2]
+    return rep
+
+
+# -- Nerts ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", ["0", "0.017", "0.05"])
+@pytest.mark.parametrize("hand", [1, 2])
+def test_nerts_hand_start_logged_twice_is_one_go(tmp_path: Path, dt: str, hand: int) -> None:
+    """docs/table-log.md (``hand_start``: "a new hand; Go") with §7: a hand ends only by a call or a
+    stalemate, so a second Go with nothing logged since the first is the same Go seen twice. Before,
+    it closed an empty hand 1 as "stopped" and scored it at 13 Nerts cards a seat (−26 each)."""
+    lines = _lines("nerts_example.jsonl")
+    starts = [i for i, x in enumerate(lines) if x.get("type") == "hand_start"]
+    rep = _check_ignored(tmp_path, lines, starts[hand - 1], dt)
+    assert len(rep["hands"]) == 2
+
+
+# -- Gnoming A Round -----------------------------------------------------------------------------
+
+def _gnoming_example_at(**fields: Any) -> tuple[list[dict[str, Any]], int]:
+    lines = _lines("gnoming_example.jsonl")
+    return lines, _at(lines, **fields)
+
+
+@pytest.mark.parametrize("dt", ["0", "0.033"])
+@pytest.mark.parametrize("fields", [
+    {"type": "round_start", "round": 1}, {"type": "round_start", "round": 2},
+    {"type": "keep", "seat": "Maria", "pos": "21", "card": "G4", "out": "G4"},
+    {"type": "keep", "seat": "Cal", "pos": "13", "card": "G5", "out": "G3"},
+    {"type": "discard", "seat": "Ben", "card": "HAZARD"},
+    {"type": "discard", "seat": "Ben", "card": "G7", "pile": "B"},
+], ids=["round_start_1", "round_start_2", "keep_bounce_follows", "keep", "discard_hazard", "discard"])
+def test_gnoming_event_logged_twice_changes_nothing(tmp_path: Path, dt: str, fields: dict[str, Any]) -> None:
+    """docs/table-log.md (Gnoming events) and §5: a deal, a keep or a discard seen twice in a row is one
+    event. A second round_start in the middle of the round was an error that stopped the replay; a
+    keep seen again was a bounce (filled_twice, misreads) that made the player's real bounce after it
+    an illegal_bounce; a discard seen again was a turn out of turn that put the card on its pile twice
+    and announced a Hazard's flips again."""
+    lines, at = _gnoming_example_at(**fields)
+    _check_ignored(tmp_path, lines, at, dt)
+
+
+def _gnome(t: float, type_: str, seat: str | None = None, **data: Any) -> dict[str, Any]:
+    return {"t": t, "type": type_, **({"seat": seat} if seat else {}), **data}
+
+
+def test_gnoming_draw_from_a_pile_logged_twice_leaves_the_pile_as_it_was(tmp_path: Path) -> None:
+    """§5.1 with docs/table-log.md: Cal's draw of 5 from pile A seen twice is one draw (the 5 is in his
+    hand, no longer on A), so A still holds the 3 under it and Maria draws that 3 without a breach.
+    Before, the repeat was a second draw that took the 3 off A (two_draws, misread) and Maria's draw
+    found A empty."""
+    lines = [
+        {"table_log": 1, "game": "gnoming", "seats": ["Ben", "Cal", "Maria"], "options": {}},
+        _gnome(1, "round_start", round=1, first="Ben", piles={"A": "G3", "B": "G8"}, removed=[]),
+        _gnome(2, "flip", "Ben", pos="11", card="G-2"), _gnome(3, "flip", "Ben", pos="22", card="G6"),
+        _gnome(4, "flip", "Cal", pos="11", card="G4"), _gnome(5, "flip", "Cal", pos="22", card="G8"),
+        _gnome(6, "flip", "Maria", pos="11", card="G4"), _gnome(7, "flip", "Maria", pos="22", card="G7"),
+        _gnome(8, "draw", "Ben", **{"from": "deck"}), _gnome(9, "discard", "Ben", card="G5", pile="A"),
+        _gnome(10, "draw", "Cal", **{"from": "A"}, card="G5"),
+        _gnome(11, "discard", "Cal", card="G5", pile="B"),
+        _gnome(12, "draw", "Maria", **{"from": "A"}, card="G3"),
+        _gnome(13, "discard", "Maria", card="G3", pile="A"),
+        _gnome(14, "draw", "Ben", **{"from": "A"}, card="G3"),
+        _gnome(15, "discard", "Ben", card="G3", pile="A"),
+    ]
+    at = _at(lines, type="draw", seat="Cal")
+    base = replay(tmp_path, lines)
+    assert base["infractions"] == []
+    for dt in ("0", "0.017", "0.05"):
+        rep = _check_ignored(tmp_path, lines, at, dt)
+        assert rep["infractions"] == []
