@@ -63,7 +63,15 @@ from kiosk.games.gnoming import (
 )
 from kiosk.games.gnoming_referee_view import GnomingTableView
 from kiosk.games.gnoming_scoring import parse_pos, pos_name
-from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent, format_seconds
+from kiosk.games.referee import (
+    REPEAT_WINDOW_NS,
+    Infraction,
+    Referee,
+    RefereeReport,
+    Ruling,
+    TableEvent,
+    format_seconds,
+)
 
 __all__ = ["GnomingReferee"]
 
@@ -190,9 +198,10 @@ class GnomingReferee(Referee):
 
     def _on_round_start(self, e: TableEvent) -> None:
         number = len(self.scores) + 1
-        if self.round is not None and self.round.stage != "scored" and self._repeats_last(e):
-            # The same deal seen twice (nothing logged since it), not a new deal in the middle of the
-            # round, which is malformed: the round in play goes on.
+        if (self.round is not None and self.round.stage != "scored"
+                and self._repeats_last(e, REPEAT_WINDOW_NS)):
+            # The same deal seen again within a frame (nothing logged since it), not a new deal in the
+            # middle of the round, which is malformed (later than that it still is): the round goes on.
             self._ignore_repeat(e, f"round_start of round {self.round.number}")
             return
         if self.round is not None and self.round.stage != "scored":

@@ -37,6 +37,7 @@ __all__ = [
     "format_seconds",
     "NS_PER_S",
     "sync_end_ruling",
+    "REPEAT_WINDOW_NS",
 ]
 
 NS_PER_S = 1_000_000_000
@@ -191,6 +192,12 @@ class RefereeReport:
             "notes": list(self.notes),
             **({"extra": self.extra} if self.extra else {}),
         }
+
+
+REPEAT_WINDOW_NS = 50_000_000
+"""A camera logs one event again at the same time or a frame later (17 to 50 ms at 20 to 60 frames a
+second). Nobody calls, declares or lays out a hand twice within it, so an event that a person could
+really repeat (a call, a "stuck", a "match") is a repeated line only inside this window."""
 
 
 class Referee(ABC):
@@ -380,14 +387,16 @@ class Referee(ABC):
             )
         return rep
 
-    def _repeats_last(self, event: TableEvent) -> bool:
-        """True when ``event`` repeats the last effective game event: the same type, seat and data.
-        A camera-fed log may log one event twice in a row (at the same time or a frame later); each
-        game decides where that cannot be a second real event and ignores it there."""
+    def _repeats_last(self, event: TableEvent, within_ns: int | None = None) -> bool:
+        """True when ``event`` repeats the last effective game event: the same type, seat and data
+        (and, with ``within_ns``, logged at most that long after it). A camera-fed log may log one
+        event twice in a row (at the same time or a frame later); each game decides where that
+        cannot be a second real event and ignores it there."""
         if not self._events:
             return False
         last = self._events[-1]
-        return last.type == event.type and last.seat == event.seat and last.data == event.data
+        return (last.type == event.type and last.seat == event.seat and last.data == event.data
+                and (within_ns is None or event.t_ns - last.t_ns <= within_ns))
 
     @property
     def events(self) -> list[TableEvent]:
