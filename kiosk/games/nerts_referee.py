@@ -54,6 +54,7 @@ from kiosk.games.nerts_referee_view import NertsPileView, NertsSeatTally, NertsT
 from kiosk.games.nerts_scoring import game_end, hand_score
 from kiosk.games.referee import (
     NS_PER_S,
+    REPEAT_WINDOW_NS,
     Infraction,
     Referee,
     RefereeReport,
@@ -1050,6 +1051,12 @@ class NertsReferee(Referee):
     # -- stuck, call, counts, end --------------------------------------------------------
     def _on_stuck(self, e: TableEvent) -> None:
         seat = self.seat_index(e.seat)
+        if self._repeats_last(e, REPEAT_WINDOW_NS):
+            # The declaration just made, seen again a frame later: one "stuck" (M9), not a second one
+            # that would flag the seat again after the reset the first one completed (§7.2).
+            self._repeats.append(f"{self.seats[seat]}'s stuck at {format_seconds(e.t_ns)} s logged twice: "
+                                 "ignored")
+            return
         hand = self._live_hand(e)
         if hand is None:
             return
@@ -1081,6 +1088,12 @@ class NertsReferee(Referee):
         if left is not None and (isinstance(left, bool) or not isinstance(left, int) or left < 0):
             raise InvalidActionError(f"'nerts_left' must be a whole number >= 0, got {left!r}",
                                      input=repr(left))
+        if self._repeats_last(e, REPEAT_WINDOW_NS):
+            # The call just made, heard or pressed again within a frame: one call (M11), so a false
+            # call costs its false_call_penalty once (§7.1).
+            self._repeats.append(f"{self.seats[seat]}'s call at {format_seconds(e.t_ns)} s logged twice: "
+                                 "ignored")
+            return
         hand = self._live_hand(e)
         if hand is None:
             return

@@ -125,3 +125,100 @@ def test_gnoming_draw_from_a_pile_logged_twice_leaves_the_pile_as_it_was(tmp_pat
     for dt in ("0", "0.017", "0.05"):
         rep = _check_ignored(tmp_path, lines, at, dt)
         assert rep["infractions"] == []
+
+
+@pytest.mark.parametrize("dt", ["0", "0.05"])
+def test_gnoming_round_start_seen_again_within_a_frame_is_one_deal(tmp_path: Path, dt: str) -> None:
+    """A round_start seen again within a frame (at most 50 ms) is the same deal: the round is played and
+    scored as without it (a round_start a second later, before the round is scored, is still a
+    malformed log: test_gnoming_referee)."""
+    lines, at = _gnoming_example_at(type="round_start", round=3)
+    rep = _check_ignored(tmp_path, lines, at, dt)
+    assert rep["finished"] and len(rep["hands"]) == 3
+
+
+# -- 3-13 -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", ["0", "0.017", "0.05"])
+@pytest.mark.parametrize(("seat", "card"), [("Dee", "8H"), ("Ana", "9H"), ("Cal", "10C")])
+def test_rummy_draw_from_a_pile_logged_twice_is_one_draw(
+        tmp_path: Path, dt: str, seat: str, card: str) -> None:
+    """§6.1 with docs/table-log.md (3-13 events): a draw from the right-hand neighbour's pile seen twice
+    is one draw. The card is in the seat's hand, no longer on the pile, so no second card was taken.
+    Before, the repeat was two_draws and a misread that took the card under it off the pile and counted
+    the card twice among those the seat had taken, so its spread was ruled missing_card."""
+    lines = _lines("rummy_3_13_example.jsonl")
+    at = _at(lines, type="draw", seat=seat, card=card)
+    _check_ignored(tmp_path, lines, at, dt)
+
+
+def _rummy_false_match(penalty: int) -> list[dict[str, Any]]:
+    lines = _lines("rummy_3_13_example.jsonl")
+    lines[0] = dict(lines[0], options={**lines[0]["options"], "false_match_penalty": penalty})
+    return lines
+
+
+@pytest.mark.parametrize("dt", ["0", "0.05"])
+@pytest.mark.parametrize("penalty", [0, 5])
+def test_rummy_match_logged_twice_is_one_call(tmp_path: Path, dt: str, penalty: int) -> None:
+    """§6.1 and §10 false_match_penalty: Dee's void "match" seen again within a frame is one call, so
+    it costs its penalty once. Before, it was a second claim charged again (Dee 13 + 5 more)."""
+    lines = _rummy_false_match(penalty)
+    at = _at(lines, type="match", seat="Dee")
+    rep = _check_ignored(tmp_path, lines, at, dt)
+    assert rep["hands"][0]["Dee"] == replay(tmp_path, lines)["hands"][0]["Dee"]
+
+
+def test_rummy_match_called_again_later_is_a_second_claim(tmp_path: Path) -> None:
+    """A second "match" half a second later is a real second call: second_claim, as before."""
+    lines = _rummy_false_match(5)
+    at = _at(lines, type="match", seat="Dee")
+    rep = replay(tmp_path, _repeat(lines, at, "0.5"))
+    assert [i["kind"] for i in rep["infractions"] if i["line"] == at + 2] == ["second_claim"]
+
+
+# -- Nerts: calls and stuck declarations -----------------------------------------------------------
+
+def _nerts_stalemate(penalty: int) -> list[dict[str, Any]]:
+    return [
+        {"table_log": 1, "game": "nerts", "seats": ["Ana", "Ben"],
+         "options": {"false_call_penalty": penalty, "target_score": 10}},
+        {"t": 0, "type": "hand_start"},
+        {"t": 1.0, "type": "foundation_play", "seat": "Ana", "card": "AS", "pile": "F1", "from": "nerts",
+         "t_lift": 0.5},
+        {"t": 2.0, "type": "call", "seat": "Ben", "nerts_left": 3},
+        {"t": 3.0, "type": "foundation_play", "seat": "Ben", "card": "2S", "pile": "F1", "from": "waste",
+         "t_lift": 2.5},
+        {"t": 4.0, "type": "stuck", "seat": "Ana"}, {"t": 5.0, "type": "stuck", "seat": "Ben"},
+        {"t": 6.0, "type": "stuck", "seat": "Ana"},
+        {"t": 6.5, "type": "foundation_play", "seat": "Ben", "card": "3S", "pile": "F1", "from": "waste",
+         "t_lift": 6.2},
+        {"t": 7.0, "type": "stuck", "seat": "Ben"}, {"t": 8.0, "type": "stuck", "seat": "Ana"},
+        {"t": 9.0, "type": "stuck", "seat": "Ben"},
+        {"t": 9.5, "type": "count", "seat": "Ana", "nerts": 0, "foundation": 1},
+        {"t": 9.5, "type": "count", "seat": "Ben", "nerts": 3, "foundation": 2},
+        {"t": 10.0, "type": "hand_end"},
+    ]
+
+
+@pytest.mark.parametrize("dt", ["0", "0.017", "0.05"])
+@pytest.mark.parametrize("penalty", [0, 5])
+def test_nerts_false_call_logged_twice_costs_its_penalty_once(tmp_path: Path, dt: str, penalty: int) -> None:
+    """§7.1 (a call with cards left is void, false_call_penalty) with docs/table-log.md: Ben's false call
+    heard again within a frame is one call. Before, it was ruled twice and, with a penalty, charged
+    twice."""
+    lines = _nerts_stalemate(penalty)
+    rep = _check_ignored(tmp_path, lines, _at(lines, type="call"), dt)
+    assert rep["hands"][0]["Ben"] == 2 - 2 * 3 - penalty
+
+
+@pytest.mark.parametrize("dt", ["0", "0.017", "0.05"])
+def test_nerts_stuck_logged_twice_at_a_reset_does_not_flag_the_seat_again(tmp_path: Path, dt: str) -> None:
+    """§7.2: Ben's "stuck" at 5 s makes everyone stuck: reset 1 clears the flags. The same declaration
+    seen again a frame later is one declaration, so Ana's "stuck" at 6 s does not end the hand, and
+    Ben's 3♠ at 6.5 s is a progress move that scores. Before, the repeat flagged Ben again, the hand
+    ended by stalemate at 6 s and the 3♠ was refused (after_hand)."""
+    lines = _nerts_stalemate(0)
+    at = _at(lines, type="stuck", seat="Ben")
+    rep = _check_ignored(tmp_path, lines, at, dt)
+    assert not rep["infractions"]
