@@ -534,6 +534,8 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat):
             return
+        if self._repeats_last(e) and self._repeated_play(e, hand, seat, card, pid):
+            return
         if not self._may_land(e, hand, seat, card, t_lift):
             # Lifted before the Go or after the call, or landed after a stalemate: it lies on the pile
             # until its owner puts it back where it came from (§4, §7.1), which is then its return.
@@ -619,6 +621,22 @@ class NertsReferee(Referee):
         self._breach(e, "illegal_play", f"{name}'s {card.display()} on {pid}: {self._why_not(pile, face)}. "
                      f"{name}, take it back", seat)
         hand.refused[card] = (pid, src)
+
+    def _repeated_play(self, e: TableEvent, hand: _Hand, seat: int, card: Card, pid: str) -> bool:
+        """The foundation play just judged, logged again at once (a camera repeat): True once ruled.
+        The card already lies on top of its pile (docs/table-log.md seen_twice: counted once, the pile
+        not raised again; one card, so not two in flight, §5) or was just sent back (nothing more to
+        rule). Without this a repeated joker was the seat's second joker, tying with itself."""
+        pile = hand.piles.get(pid)
+        if pile is not None and pile.cards and pile.cards[-1] == card:
+            self._breach(e, "seen_twice", f"{self.seats[seat]}'s {card.display()} is already on {pid}: "
+                         "the same play logged twice", seat)
+            return True
+        if hand.refused.get(card, (None, None))[0] == pid:
+            self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s {card.display()} on {pid} at "
+                                 f"{format_seconds(e.t_ns)} s logged twice: ignored")
+            return True
+        return False
 
     @staticmethod
     def _same_face(a: Card, b: Card) -> bool:
@@ -880,6 +898,13 @@ class NertsReferee(Referee):
         back_to = backward if backward is not None else str(work) if kind == "work" else None
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat):
+            return
+        if self._repeats_last(e) and hand.tracked:
+            # The move just judged, logged again at once: the card (or block) has left the source it
+            # names, so this is no second move (M5-M7 take a card from where it lies) and no second
+            # card in flight (§5): noted, nothing moves.
+            self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s move of {card.display()} at "
+                                 f"{format_seconds(e.t_ns)} s logged twice: ignored")
             return
         # A refused card going back to its source is the return §6.1 demands, not a new move: it may
         # (must) happen after the call or a stalemate too (§7.1: a card lifted then must be put back).

@@ -222,3 +222,89 @@ def test_nerts_stuck_logged_twice_at_a_reset_does_not_flag_the_seat_again(tmp_pa
     at = _at(lines, type="stuck", seat="Ben")
     rep = _check_ignored(tmp_path, lines, at, dt)
     assert not rep["infractions"]
+
+
+def _nerts_jokers() -> list[dict[str, Any]]:
+    play = "foundation_play"
+    return [
+        {"table_log": 1, "game": "nerts", "seats": ["Ana", "Ben", "Cal", "Dee"], "options": {"jokers": 2}},
+        {"t": 0, "type": "hand_start"},
+        {"t": 1.0, "type": play, "seat": "Ana", "card": "AC", "pile": "F1", "from": "nerts", "t_lift": 0.5},
+        {"t": 2.0, "type": play, "seat": "Ben", "card": "2C", "pile": "F1", "from": "waste", "t_lift": 1.5},
+        {"t": 3.0, "err": 0.004, "type": play, "seat": "Dee", "card": "JOKER", "pile": "F1", "as": "3C",
+         "t_lift": 2.5},
+        {"t": 3.2, "type": play, "seat": "Cal", "card": "3C", "pile": "F1", "from": "waste", "t_lift": 2.9},
+        {"t": 4.0, "type": play, "seat": "Ana", "card": "4C", "pile": "F1", "from": "waste", "t_lift": 3.5},
+        {"t": 5.0, "err": 0.004, "type": play, "seat": "Cal", "card": "JOKER", "pile": "F2", "as": "AH",
+         "t_lift": 4.5},
+        {"t": 6.0, "err": 0.004, "type": play, "seat": "Cal", "card": "JOKER", "pile": "F3", "t_lift": 5.5},
+        {"t": 7.0, "type": play, "seat": "Ben", "card": "2H", "pile": "F3", "t_lift": 6.5},
+        {"t": 8.0, "type": "call", "seat": "Ana", "nerts_left": 0},
+        {"t": 8.1, "type": play, "seat": "Ben", "card": "5C", "pile": "F1", "t_lift": 7.9},
+        {"t": 9.0, "type": "hand_end"},
+    ]
+
+
+@pytest.mark.parametrize("dt", ["0", "0.017", "0.05"])
+@pytest.mark.parametrize(("seat", "card", "pile"), [
+    ("Dee", "JOKER", "F1"), ("Cal", "JOKER", "F2"), ("Ana", "4C", "F1"), ("Ben", "5C", "F1"),
+    ("Cal", "3C", "F1")], ids=["joker_on_a_pile", "joker_ace", "plain", "in_the_air_at_the_call", "refused"])
+def test_nerts_foundation_play_logged_twice_is_seen_twice_and_nothing_more(
+        tmp_path: Path, dt: str, seat: str, card: str, pile: str) -> None:
+    """docs/table-log.md (Nerts ``seen_twice``) with §5 (one hand) and §9 (jokers): a foundation play
+    logged again at once is the card already played, ruled seen_twice and nothing else: no second card
+    in flight (one_hand), no second "in the air at the call" ruling, and a joker is not the seat's
+    second joker tying with itself (before: a tie "both stand" that scored Dee an extra card, and Cal's
+    real second joker ruled seen_twice). A card just sent back (Cal's 3♣, late for level 3) seen again
+    is noted and changes nothing."""
+    lines = _nerts_jokers()
+    at = _at(lines, type="foundation_play", seat=seat, card=card, pile=pile)
+    base = replay(tmp_path, lines)
+    rep = replay(tmp_path, _repeat(lines, at, dt))
+    own = [i["kind"] for i in rep["infractions"] if i["line"] == at + 2]
+    refused = card == "3C"
+    assert own == ([] if refused else ["seen_twice"])
+    assert len(rep["notes"]) == len(base["notes"]) + (1 if refused else 0)
+    assert _without_repeat(rep, at + 2) == {k: v for k, v in base.items() if k != "notes"}
+
+
+@pytest.mark.parametrize("dt", ["0", "0.033"])
+def test_nerts_layout_move_logged_twice_in_a_full_log_is_one_move(tmp_path: Path, dt: str) -> None:
+    """docs/table-log.md (full logs, ``move``) with §6 M5-M7 and §5 (one hand): a layout move logged
+    again at once names a card that has already left its source, so it is the same move: noted, and
+    no one_hand or not_available. Before, both were ruled against the seat."""
+    from kiosk.games.nerts_bots import simulate_hand
+    from kiosk.tablelog import dump_event
+
+    hand = simulate_hand(30, seats=("Ana", "Ben", "Cal"))
+    lines: list[dict[str, Any]] = [
+        {"table_log": 1, "game": "nerts", "seats": ["Ana", "Ben", "Cal"], "options": {}},
+        *(json.loads(dump_event(e)) for e in hand.events)]
+    moves = [i for i, x in enumerate(lines) if x.get("type") == "move"]
+    for at in (moves[0], moves[len(moves) // 2]):
+        _check_ignored(tmp_path, lines, at, dt)
+
+
+@pytest.mark.parametrize("dt", ["0", "0.017", "0.05"])
+@pytest.mark.parametrize("fields", [
+    {"type": "caller_draw", "t": 0.0}, {"type": "caller_draw", "t": 0.5},
+    {"type": "hand_start", "hand": 1}, {"type": "hand_start", "hand": 2}],
+    ids=["caller_draw_tie", "caller_draw_decides", "hand_start_1", "hand_start_2"])
+def test_rummy_caller_draw_or_deal_seen_again_within_a_frame_changes_nothing(
+        tmp_path: Path, dt: str, fields: dict[str, Any]) -> None:
+    """§2 (the draw for the caller) and §5 (setup) with docs/table-log.md: a caller_draw or a hand_start
+    seen again within a frame is the same draw or deal. Before, a repeated tie was a draw by every seat
+    (caller_draw_seats) announced as a tie again, a repeated deciding draw was late_caller_draw, and a
+    repeated deal was announced as the hand "dealt again"."""
+    lines = _lines("rummy_3_13_example.jsonl")
+    _check_ignored(tmp_path, lines, _at(lines, **fields), dt)
+
+
+def test_rummy_hand_dealt_again_a_second_later_is_still_a_redeal(tmp_path: Path) -> None:
+    """docs/table-log.md (3-13 ``hand_start``): the same hand dealt again before the first draw is a
+    plain redeal, announced as such, when it comes later than a camera frame."""
+    lines = _lines("rummy_3_13_example.jsonl")
+    at = _at(lines, type="hand_start", hand=1)
+    rep = replay(tmp_path, _repeat(lines, at, "0.2"))
+    deals = [r["text"] for r in rep["rulings"] if r["kind"] == "hand_start"]
+    assert deals[1].startswith("hand 1 (dealt again)")
