@@ -196,6 +196,12 @@ class RummyReferee(Referee):
     def _on_hand_start(self, e: TableEvent) -> None:
         number = len(self.scores) + 1
         given = e.get("hand")
+        if self.hand is not None and self.hand.phase != "scored" and self._repeats_last(e, REPEAT_WINDOW_NS):
+            # The deal just logged, seen again within a frame: no hand is dealt again that fast (§5),
+            # so it is the same deal, not a redeal ("dealt again").
+            self.repeats.append(f"hand_start of hand {self.hand.number} at {format_seconds(e.t_ns)} s "
+                                "logged twice: ignored")
+            return
         carried = [0] * self.k
         again = ""
         old = self.hand
@@ -287,6 +293,11 @@ class RummyReferee(Referee):
         if not isinstance(raw, dict) or not raw:
             raise InvalidActionError("'caller_draw' needs 'cards': each drawing seat's card", input=repr(raw))
         drawn = {self.seats[self.seat_index(name)]: self._card(e, c, "cards") for name, c in raw.items()}
+        if self._repeats_last(e, REPEAT_WINDOW_NS):
+            # The draw just made, seen again within a frame: nobody draws a card again that fast (§2),
+            # so it is neither a second draw by every seat nor a tie drawn off a second time.
+            self.repeats.append(f"caller_draw at {format_seconds(e.t_ns)} s logged twice: ignored")
+            return
         expected = self.caller_tied or list(self.seats)
         if self.hand is not None or self.caller is not None:
             self._infraction(e, "late_caller_draw", "the caller is chosen once, before the first hand")
