@@ -194,6 +194,7 @@ class GnomingReferee(Referee):
 
     def _ignore_repeat(self, e: TableEvent, what: str) -> None:
         """A line logged twice in a row that cannot be a second real event: noted, nothing else."""
+        self._mark_repeat(e)
         self.repeats.append(f"{what} at {format_seconds(e.t_ns)} s logged twice: ignored")
 
     def _on_round_start(self, e: TableEvent) -> None:

@@ -421,6 +421,7 @@ class NertsReferee(Referee):
             # §7: a hand ends only by a call or a stalemate, so a Go with nothing logged since the last
             # Go is that Go seen twice (a camera repeat), not a new hand: closing the hand would score
             # it unplayed at 13 Nerts cards a seat.
+            self._mark_repeat(e)
             self._repeats.append(f"hand {self.hand.number}: hand_start at {format_seconds(e.t_ns)} s "
                                  "logged twice: ignored")
             return
@@ -629,10 +630,12 @@ class NertsReferee(Referee):
         rule). Without this a repeated joker was the seat's second joker, tying with itself."""
         pile = hand.piles.get(pid)
         if pile is not None and pile.cards and pile.cards[-1] == card:
+            self._mark_repeat(e)
             self._breach(e, "seen_twice", f"{self.seats[seat]}'s {card.display()} is already on {pid}: "
                          "the same play logged twice", seat)
             return True
         if hand.refused.get(card, (None, None))[0] == pid:
+            self._mark_repeat(e)
             self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s {card.display()} on {pid} at "
                                  f"{format_seconds(e.t_ns)} s logged twice: ignored")
             return True
@@ -903,6 +906,7 @@ class NertsReferee(Referee):
             # The move just judged, logged again at once: the card (or block) has left the source it
             # names, so this is no second move (M5-M7 take a card from where it lies) and no second
             # card in flight (§5): noted, nothing moves.
+            self._mark_repeat(e)
             self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s move of {card.display()} at "
                                  f"{format_seconds(e.t_ns)} s logged twice: ignored")
             return
@@ -1079,6 +1083,7 @@ class NertsReferee(Referee):
         if self._repeats_last(e, REPEAT_WINDOW_NS):
             # The declaration just made, seen again a frame later: one "stuck" (M9), not a second one
             # that would flag the seat again after the reset the first one completed (§7.2).
+            self._mark_repeat(e)
             self._repeats.append(f"{self.seats[seat]}'s stuck at {format_seconds(e.t_ns)} s logged twice: "
                                  "ignored")
             return
@@ -1116,6 +1121,7 @@ class NertsReferee(Referee):
         if self._repeats_last(e, REPEAT_WINDOW_NS):
             # The call just made, heard or pressed again within a frame: one call (M11), so a false
             # call costs its false_call_penalty once (§7.1).
+            self._mark_repeat(e)
             self._repeats.append(f"{self.seats[seat]}'s call at {format_seconds(e.t_ns)} s logged twice: "
                                  "ignored")
             return

@@ -227,6 +227,8 @@ class Referee(ABC):
         """For each score_correction, how many of the game's own rulings came before it: its
         ``correction`` ruling is reported there, in log order (several may share one time)."""
         self._notes: list[str] = []
+        self._repeat_lines: list[TableEvent] = []
+        """Events a game recognised as a repeat of the event before them (see _mark_repeat)."""
         self._last_t = -(1 << 62)
         self._reset()
 
@@ -327,6 +329,10 @@ class Referee(ABC):
             self._correction_ruling_at.pop()
         elif self._events:
             undone = self._events.pop()
+            # A line recognised as a repeat goes with the event it repeats: undo takes back what the
+            # table did once, as it would in the log without the repeat.
+            while any(undone is x for x in self._repeat_lines) and self._events:
+                undone = self._events.pop()
             # A correction logged after the undone event now follows the events that remain.
             self._correction_at = [min(at, len(self._events)) for at in self._correction_at]
         else:
@@ -397,6 +403,12 @@ class Referee(ABC):
         last = self._events[-1]
         return (last.type == event.type and last.seat == event.seat and last.data == event.data
                 and (within_ns is None or event.t_ns - last.t_ns <= within_ns))
+
+    def _mark_repeat(self, event: TableEvent) -> None:
+        """Records that ``event`` repeats the event before it (a camera repeat the game recognised):
+        an undo after it takes back both."""
+        if not any(event is x for x in self._repeat_lines):
+            self._repeat_lines.append(event)
 
     @property
     def events(self) -> list[TableEvent]:

@@ -199,6 +199,7 @@ class RummyReferee(Referee):
         if self.hand is not None and self.hand.phase != "scored" and self._repeats_last(e, REPEAT_WINDOW_NS):
             # The deal just logged, seen again within a frame: no hand is dealt again that fast (§5),
             # so it is the same deal, not a redeal ("dealt again").
+            self._mark_repeat(e)
             self.repeats.append(f"hand_start of hand {self.hand.number} at {format_seconds(e.t_ns)} s "
                                 "logged twice: ignored")
             return
@@ -296,6 +297,7 @@ class RummyReferee(Referee):
         if self._repeats_last(e, REPEAT_WINDOW_NS):
             # The draw just made, seen again within a frame: nobody draws a card again that fast (§2),
             # so it is neither a second draw by every seat nor a tie drawn off a second time.
+            self._mark_repeat(e)
             self.repeats.append(f"caller_draw at {format_seconds(e.t_ns)} s logged twice: ignored")
             return
         expected = self.caller_tied or list(self.seats)
@@ -433,6 +435,7 @@ class RummyReferee(Referee):
                 # The draw just made, seen twice: the card it names is in the seat's hand and no
                 # longer on that pile, so no second card was taken (§6.1): the pile and the cards the
                 # seat must show stay as they are.
+                self._mark_repeat(e)
                 self.repeats.append(f"{name}'s draw of {took.display()} from {source}'s pile at "
                                     f"{format_seconds(e.t_ns)} s logged twice: ignored")
                 return
@@ -575,6 +578,7 @@ class RummyReferee(Referee):
         if self._repeats_last(e, REPEAT_WINDOW_NS):
             # The call just made, seen again within a frame: one "match" (§6.1), not a second claim
             # that would charge a void call's false_match_penalty twice.
+            self._mark_repeat(e)
             self.repeats.append(f"{name}'s match at {format_seconds(e.t_ns)} s logged twice: ignored")
             return
         if h.out[p]:

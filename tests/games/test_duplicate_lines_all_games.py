@@ -308,3 +308,25 @@ def test_rummy_hand_dealt_again_a_second_later_is_still_a_redeal(tmp_path: Path)
     rep = replay(tmp_path, _repeat(lines, at, "0.2"))
     deals = [r["text"] for r in rep["rulings"] if r["kind"] == "hand_start"]
     assert deals[1].startswith("hand 1 (dealt again)")
+
+
+# -- undo after a repeat ---------------------------------------------------------------------------
+
+def _undo_after(lines: list[dict[str, Any]], at: int, t: float) -> list[dict[str, Any]]:
+    """``lines`` with an undo logged at ``t`` right after ``lines[at]``, the rest of the log going on."""
+    return [*lines[: at + 1], {"t": t, "type": "undo"}, *lines[at + 1:]]
+
+
+@pytest.mark.parametrize("game", ["nerts", "rummy"])
+def test_undo_after_a_repeated_line_takes_back_the_event_it_repeats(tmp_path: Path, game: str) -> None:
+    """docs/table-log.md (``undo``: takes back the last effective event): the kiosk's "undo last
+    ruling" after a line the camera logged twice takes back the event the table saw once, as in the
+    log without the repeat: a false call (Nerts §7.1) or a void "match" (3-13 §6.1) undone costs
+    no penalty. Before, the undo took back only the repeat, and the penalty stood."""
+    lines = _nerts_stalemate(5) if game == "nerts" else _rummy_false_match(5)
+    at = _at(lines, type="call") if game == "nerts" else _at(lines, type="match", seat="Dee")
+    t = float(Decimal(str(lines[at]["t"])) + Decimal("0.3"))
+    base = replay(tmp_path, _undo_after(lines, at, t))
+    rep = replay(tmp_path, _undo_after(_repeat(lines, at, "0.017"), at + 1, t))
+    assert _without_repeat(rep, at + 2) == {k: v for k, v in base.items() if k != "notes"}
+    assert base["totals"] != replay(tmp_path, lines)["totals"]
