@@ -1032,6 +1032,13 @@ class NertsReferee(Referee):
         seat = self.seat_index(e.seat)
         t_lift = _lift_time(e) if "t_lift" in e.data else None
         hand = self._live_hand(e)
+        if hand is not None and t_lift is not None and hand.tracked and self._repeats_last(e):
+            # Two turns (or recycles, rotations) in a row are legal, but not from one lift: the same
+            # lift time logged again is the same move seen twice (§5: one hand moves one packet).
+            self._mark_repeat(e)
+            self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s {e.type} at "
+                                 f"{format_seconds(e.t_ns)} s logged twice: ignored")
+            return
         if hand is None or not self._may_land(e, hand, seat, None, t_lift):
             return
         name = self.seats[seat]

@@ -330,3 +330,27 @@ def test_undo_after_a_repeated_line_takes_back_the_event_it_repeats(tmp_path: Pa
     rep = replay(tmp_path, _undo_after(_repeat(lines, at, "0.017"), at + 1, t))
     assert _without_repeat(rep, at + 2) == {k: v for k, v in base.items() if k != "notes"}
     assert base["totals"] != replay(tmp_path, lines)["totals"]
+
+
+def _nerts_full_log() -> list[dict[str, Any]]:
+    from kiosk.games.nerts_bots import simulate_hand
+    from kiosk.tablelog import dump_event
+
+    hand = simulate_hand(30, seats=("Ana", "Ben", "Cal"))
+    return [{"table_log": 1, "game": "nerts", "seats": ["Ana", "Ben", "Cal"], "options": {}},
+            *(json.loads(dump_event(e)) for e in hand.events)]
+
+
+@pytest.mark.parametrize("dt", ["0", "0.017"])
+def test_nerts_stock_turn_with_its_lift_time_logged_twice_is_one_turn(tmp_path: Path, dt: str) -> None:
+    """docs/table-log.md (``turn``: optional ``t_lift``) with §5 (one hand) and M1: a seat may turn its
+    stock twice in a row, but not with one lift. A turn logged again with the same lift time is the
+    same turn: noted, and the waste is as after one turn. Before, it was a second turn, and every later
+    play from the waste was ruled not_available."""
+    lines = _nerts_full_log()
+    at = next(i for i, x in enumerate(lines) if x.get("type") == "turn")
+    lines[at] = dict(lines[at], t_lift=float(Decimal(str(lines[at]["t"])) - Decimal("0.05")))
+    _check_ignored(tmp_path, lines, at, dt)
+    # Without a lift time two turns in a row are two turns (M1 may be repeated at will).
+    plain = _nerts_full_log()
+    assert replay(tmp_path, _repeat(plain, at, dt))["infractions"] != replay(tmp_path, plain)["infractions"]
