@@ -63,7 +63,15 @@ from kiosk.games.gnoming import (
 )
 from kiosk.games.gnoming_referee_view import GnomingTableView
 from kiosk.games.gnoming_scoring import parse_pos, pos_name
-from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+from kiosk.games.referee import (
+    REPEAT_WINDOW_NS,
+    Infraction,
+    Referee,
+    RefereeReport,
+    Ruling,
+    TableEvent,
+    format_seconds,
+)
 
 __all__ = ["GnomingReferee"]
 
@@ -126,6 +134,8 @@ class GnomingReferee(Referee):
         self.firsts: list[int] = []
         self.rulings: list[Ruling] = []
         self.infractions: list[Infraction] = []
+        self.repeats: list[str] = []
+        """Notes on lines the camera logged twice and the referee ignored."""
 
     # -- helpers ----------------------------------------------------------------------
     @property
@@ -182,8 +192,19 @@ class GnomingReferee(Referee):
         getattr(self, "_on_" + event.type)(event)
         return self.rulings[before:]
 
+    def _ignore_repeat(self, e: TableEvent, what: str) -> None:
+        """A line logged twice in a row that cannot be a second real event: noted, nothing else."""
+        self._mark_repeat(e)
+        self.repeats.append(f"{what} at {format_seconds(e.t_ns)} s logged twice: ignored")
+
     def _on_round_start(self, e: TableEvent) -> None:
         number = len(self.scores) + 1
+        if (self.round is not None and self.round.stage != "scored"
+                and self._repeats_last(e, REPEAT_WINDOW_NS)):
+            # The same deal seen again within a frame (nothing logged since it), not a new deal in the
+            # middle of the round, which is malformed (later than that it still is): the round goes on.
+            self._ignore_repeat(e, f"round_start of round {self.round.number}")
+            return
         if self.round is not None and self.round.stage != "scored":
             raise InvalidActionError(f"'round_start' while round {self.round.number} is not scored yet: log "
                                      "a 'reveal' for every seat first", input="round_start")
@@ -350,6 +371,13 @@ class GnomingReferee(Referee):
                              "is still holding a card")
             self._draw_stray(e, r, p, source)
             return
+        if (self._repeats_last(e) and source in ("A", "B") and "card" in e.data and r.stage == "place"
+                and p == r.player and r.held_known and r.held == self._card(e, "card")
+                and not (r.piles[source] and r.piles[source][-1] == r.held)):
+            # The draw just made, seen twice: the card it names is already in the player's hand and no
+            # longer on the pile, so no second card was taken (§9 two cards drawn needs a second card).
+            self._ignore_repeat(e, f"{name}'s draw from {source}")
+            return
         r.stray.pop(p, None)
         # A second draw is a breach within the same turn, not a new turn: the positions already
         # filled this turn stay filled (§5.2 filled_this_turn), so filling one again is filled_twice.
@@ -453,6 +481,14 @@ class GnomingReferee(Referee):
         if r.stage in ("reveal", "scored"):
             self._infraction(e, "round_over", f"{name} placed a card after the round was over")
             return
+        if self._repeats_last(e) and r.stage == "place" and p == r.player and r.held_known:
+            # The keep just made, seen twice: the player now holds the card that came out, and the
+            # position was filled this turn (§5.2: a bounce goes to a position not in filled_this_turn).
+            # With a different card named it cannot be a bounce; with the same card it could only put
+            # the card just placed back in its place, a no-op swap: either way it is the same keep
+            # logged again, and the player's bounce that follows is judged as without it.
+            self._ignore_repeat(e, f"{name}'s keep at {pos_name(pos)}")
+            return
         owner = p if e.get("grid") is None else self.seat_index(e.get("grid"))
         if owner != p:
             self._infraction(e, "wrong_grid", f"{name} placed {card.display()} in {self.seats[owner]}'s "
@@ -510,6 +546,11 @@ class GnomingReferee(Referee):
         pile = e.get("pile")
         if r.stage in ("reveal", "scored"):
             self._infraction(e, "round_over", f"{name} discarded after the round was over")
+            return
+        if self._repeats_last(e) and p not in r.stray:
+            # The discard just made, seen twice: the player holds no card any more (§5.3), so no second
+            # card was laid down; the next player's turn goes on.
+            self._ignore_repeat(e, f"{name}'s discard of {card.display()}")
             return
         if self._take_stray(r, p):
             # A card drawn out of turn laid down again: the draw was the breach (out_of_turn), and
@@ -714,6 +755,7 @@ class GnomingReferee(Referee):
             totals={s: sum(row[i] for row in self.scores) for i, s in enumerate(self.seats)},
             finished=finished,
             winners=[self.seats[i] for i in game_winners(self.scores)] if finished else [],
+            notes=list(self.repeats),
             extra={"grids": [dict(d) for d in self.details]},
         )
 

@@ -54,6 +54,7 @@ from kiosk.games.nerts_referee_view import NertsPileView, NertsSeatTally, NertsT
 from kiosk.games.nerts_scoring import game_end, hand_score
 from kiosk.games.referee import (
     NS_PER_S,
+    REPEAT_WINDOW_NS,
     Infraction,
     Referee,
     RefereeReport,
@@ -276,6 +277,8 @@ class NertsReferee(Referee):
         self.infractions: list[Infraction] = []
         self._new: list[Ruling] = []
         self._estimates: list[str] = []
+        self._repeats: list[str] = []
+        """Notes on lines the camera logged twice and the referee ignored."""
         self._t_fed = 0
         """The time of the last game event judged: a hand the log leaves open is scored then."""
         self._tops_ahead: dict[int, Card] = {}
@@ -414,6 +417,14 @@ class NertsReferee(Referee):
         if self.over:
             self._breach(e, "after_game", "hand_start after the game is over: ignored")
             return
+        if self.hand is not None and self.hand.t_go is not None and self._repeats_last(e):
+            # §7: a hand ends only by a call or a stalemate, so a Go with nothing logged since the last
+            # Go is that Go seen twice (a camera repeat), not a new hand: closing the hand would score
+            # it unplayed at 13 Nerts cards a seat.
+            self._mark_repeat(e)
+            self._repeats.append(f"hand {self.hand.number}: hand_start at {format_seconds(e.t_ns)} s "
+                                 "logged twice: ignored")
+            return
         if self.hand is not None and self._idle_before_go(self.hand):
             # Events logged before the first Go opened a hand of their own (a log may start without
             # a hand_start), but nothing in it counted: this hand_start is its Go. Closing it would
@@ -524,6 +535,8 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat):
             return
+        if self._repeats_last(e) and self._repeated_play(e, hand, seat, card, pid):
+            return
         if not self._may_land(e, hand, seat, card, t_lift):
             # Lifted before the Go or after the call, or landed after a stalemate: it lies on the pile
             # until its owner puts it back where it came from (§4, §7.1), which is then its return.
@@ -609,6 +622,24 @@ class NertsReferee(Referee):
         self._breach(e, "illegal_play", f"{name}'s {card.display()} on {pid}: {self._why_not(pile, face)}. "
                      f"{name}, take it back", seat)
         hand.refused[card] = (pid, src)
+
+    def _repeated_play(self, e: TableEvent, hand: _Hand, seat: int, card: Card, pid: str) -> bool:
+        """The foundation play just judged, logged again at once (a camera repeat): True once ruled.
+        The card already lies on top of its pile (docs/table-log.md seen_twice: counted once, the pile
+        not raised again; one card, so not two in flight, §5) or was just sent back (nothing more to
+        rule). Without this a repeated joker was the seat's second joker, tying with itself."""
+        pile = hand.piles.get(pid)
+        if pile is not None and pile.cards and pile.cards[-1] == card:
+            self._mark_repeat(e)
+            self._breach(e, "seen_twice", f"{self.seats[seat]}'s {card.display()} is already on {pid}: "
+                         "the same play logged twice", seat)
+            return True
+        if hand.refused.get(card, (None, None))[0] == pid:
+            self._mark_repeat(e)
+            self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s {card.display()} on {pid} at "
+                                 f"{format_seconds(e.t_ns)} s logged twice: ignored")
+            return True
+        return False
 
     @staticmethod
     def _same_face(a: Card, b: Card) -> bool:
@@ -871,6 +902,14 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat):
             return
+        if self._repeats_last(e) and hand.tracked:
+            # The move just judged, logged again at once: the card (or block) has left the source it
+            # names, so this is no second move (M5-M7 take a card from where it lies) and no second
+            # card in flight (§5): noted, nothing moves.
+            self._mark_repeat(e)
+            self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s move of {card.display()} at "
+                                 f"{format_seconds(e.t_ns)} s logged twice: ignored")
+            return
         # A refused card going back to its source is the return §6.1 demands, not a new move: it may
         # (must) happen after the call or a stalemate too (§7.1: a card lifted then must be put back).
         returning = off_pile is not None and _returns(hand, card, off_pile, back_to)
@@ -993,6 +1032,13 @@ class NertsReferee(Referee):
         seat = self.seat_index(e.seat)
         t_lift = _lift_time(e) if "t_lift" in e.data else None
         hand = self._live_hand(e)
+        if hand is not None and t_lift is not None and hand.tracked and self._repeats_last(e):
+            # Two turns (or recycles, rotations) in a row are legal, but not from one lift: the same
+            # lift time logged again is the same move seen twice (§5: one hand moves one packet).
+            self._mark_repeat(e)
+            self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s {e.type} at "
+                                 f"{format_seconds(e.t_ns)} s logged twice: ignored")
+            return
         if hand is None or not self._may_land(e, hand, seat, None, t_lift):
             return
         name = self.seats[seat]
@@ -1041,6 +1087,13 @@ class NertsReferee(Referee):
     # -- stuck, call, counts, end --------------------------------------------------------
     def _on_stuck(self, e: TableEvent) -> None:
         seat = self.seat_index(e.seat)
+        if self._repeats_last(e, REPEAT_WINDOW_NS):
+            # The declaration just made, seen again a frame later: one "stuck" (M9), not a second one
+            # that would flag the seat again after the reset the first one completed (§7.2).
+            self._mark_repeat(e)
+            self._repeats.append(f"{self.seats[seat]}'s stuck at {format_seconds(e.t_ns)} s logged twice: "
+                                 "ignored")
+            return
         hand = self._live_hand(e)
         if hand is None:
             return
@@ -1072,6 +1125,13 @@ class NertsReferee(Referee):
         if left is not None and (isinstance(left, bool) or not isinstance(left, int) or left < 0):
             raise InvalidActionError(f"'nerts_left' must be a whole number >= 0, got {left!r}",
                                      input=repr(left))
+        if self._repeats_last(e, REPEAT_WINDOW_NS):
+            # The call just made, heard or pressed again within a frame: one call (M11), so a false
+            # call costs its false_call_penalty once (§7.1).
+            self._mark_repeat(e)
+            self._repeats.append(f"{self.seats[seat]}'s call at {format_seconds(e.t_ns)} s logged twice: "
+                                 "ignored")
+            return
         hand = self._live_hand(e)
         if hand is None:
             return
@@ -1450,6 +1510,7 @@ class NertsReferee(Referee):
         elif hand is not None:
             notes.append(f"hand {hand.number} is still in play")
         notes.extend(self._estimates)
+        notes.extend(self._repeats)
         return RefereeReport(
             game="nerts", seats=self.seats, rulings=rulings, infractions=list(self.infractions), hands=hands,
             totals=dict(zip(self.seats, totals, strict=True)), finished=finished,

@@ -37,6 +37,7 @@ __all__ = [
     "format_seconds",
     "NS_PER_S",
     "sync_end_ruling",
+    "REPEAT_WINDOW_NS",
 ]
 
 NS_PER_S = 1_000_000_000
@@ -193,6 +194,12 @@ class RefereeReport:
         }
 
 
+REPEAT_WINDOW_NS = 50_000_000
+"""A camera logs one event again at the same time or a frame later (17 to 50 ms at 20 to 60 frames a
+second). Nobody calls, declares or lays out a hand twice within it, so an event that a person could
+really repeat (a call, a "stuck", a "match") is a repeated line only inside this window."""
+
+
 class Referee(ABC):
     """Folds table events into rulings, infractions and scores.
 
@@ -220,6 +227,8 @@ class Referee(ABC):
         """For each score_correction, how many of the game's own rulings came before it: its
         ``correction`` ruling is reported there, in log order (several may share one time)."""
         self._notes: list[str] = []
+        self._repeat_lines: list[TableEvent] = []
+        """Events a game recognised as a repeat of the event before them (see _mark_repeat)."""
         self._last_t = -(1 << 62)
         self._reset()
 
@@ -320,6 +329,10 @@ class Referee(ABC):
             self._correction_ruling_at.pop()
         elif self._events:
             undone = self._events.pop()
+            # A line recognised as a repeat goes with the event it repeats: undo takes back what the
+            # table did once, as it would in the log without the repeat.
+            while any(undone is x for x in self._repeat_lines) and self._events:
+                undone = self._events.pop()
             # A correction logged after the undone event now follows the events that remain.
             self._correction_at = [min(at, len(self._events)) for at in self._correction_at]
         else:
@@ -379,6 +392,23 @@ class Referee(ABC):
                        f"{c.data['score']}", (seat,)),
             )
         return rep
+
+    def _repeats_last(self, event: TableEvent, within_ns: int | None = None) -> bool:
+        """True when ``event`` repeats the last effective game event: the same type, seat and data
+        (and, with ``within_ns``, logged at most that long after it). A camera-fed log may log one
+        event twice in a row (at the same time or a frame later); each game decides where that
+        cannot be a second real event and ignores it there."""
+        if not self._events:
+            return False
+        last = self._events[-1]
+        return (last.type == event.type and last.seat == event.seat and last.data == event.data
+                and (within_ns is None or event.t_ns - last.t_ns <= within_ns))
+
+    def _mark_repeat(self, event: TableEvent) -> None:
+        """Records that ``event`` repeats the event before it (a camera repeat the game recognised):
+        an undo after it takes back both."""
+        if not any(event is x for x in self._repeat_lines):
+            self._repeat_lines.append(event)
 
     @property
     def events(self) -> list[TableEvent]:

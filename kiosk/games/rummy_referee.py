@@ -44,7 +44,15 @@ from typing import Any
 from kiosk.games.cards import Card, Rank, format_cards
 from kiosk.games.errors import InvalidActionError
 from kiosk.games.melds import Arrangement, best_arrangement, card_points, is_valid_set, laid_out_arrangement
-from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+from kiosk.games.referee import (
+    REPEAT_WINDOW_NS,
+    Infraction,
+    Referee,
+    RefereeReport,
+    Ruling,
+    TableEvent,
+    format_seconds,
+)
 from kiosk.games.rummy import Cadence, RummyOptions, winners
 from kiosk.games.rummy_referee_view import RummyTableView
 
@@ -114,6 +122,8 @@ class RummyReferee(Referee):
         self.infractions: list[Infraction] = []
         self.caller: str | None = None
         self.caller_tied: list[str] = []
+        self.repeats: list[str] = []
+        """Notes on lines the camera logged twice and the referee ignored."""
 
     # -- helpers --------------------------------------------------------------------
     @property
@@ -186,6 +196,13 @@ class RummyReferee(Referee):
     def _on_hand_start(self, e: TableEvent) -> None:
         number = len(self.scores) + 1
         given = e.get("hand")
+        if self.hand is not None and self.hand.phase != "scored" and self._repeats_last(e, REPEAT_WINDOW_NS):
+            # The deal just logged, seen again within a frame: no hand is dealt again that fast (§5),
+            # so it is the same deal, not a redeal ("dealt again").
+            self._mark_repeat(e)
+            self.repeats.append(f"hand_start of hand {self.hand.number} at {format_seconds(e.t_ns)} s "
+                                "logged twice: ignored")
+            return
         carried = [0] * self.k
         again = ""
         old = self.hand
@@ -277,6 +294,12 @@ class RummyReferee(Referee):
         if not isinstance(raw, dict) or not raw:
             raise InvalidActionError("'caller_draw' needs 'cards': each drawing seat's card", input=repr(raw))
         drawn = {self.seats[self.seat_index(name)]: self._card(e, c, "cards") for name, c in raw.items()}
+        if self._repeats_last(e, REPEAT_WINDOW_NS):
+            # The draw just made, seen again within a frame: nobody draws a card again that fast (§2),
+            # so it is neither a second draw by every seat nor a tie drawn off a second time.
+            self._mark_repeat(e)
+            self.repeats.append(f"caller_draw at {format_seconds(e.t_ns)} s logged twice: ignored")
+            return
         expected = self.caller_tied or list(self.seats)
         if self.hand is not None or self.caller is not None:
             self._infraction(e, "late_caller_draw", "the caller is chosen once, before the first hand")
@@ -405,6 +428,17 @@ class RummyReferee(Referee):
         if not isinstance(source, str):
             raise InvalidActionError(f"'draw' needs 'from': 'pool' or a seat name, got {source!r}",
                                      input=repr(source))
+        if source != "pool" and e.get("card") is not None and self._repeats_last(e):
+            took = self._card(e, e.get("card"), "card")
+            pile = h.piles[self.seat_index(source)]
+            if h.taken[p] and h.taken[p][-1] == took and not (pile and pile[-1] == took):
+                # The draw just made, seen twice: the card it names is in the seat's hand and no
+                # longer on that pile, so no second card was taken (§6.1): the pile and the cards the
+                # seat must show stay as they are.
+                self._mark_repeat(e)
+                self.repeats.append(f"{name}'s draw of {took.display()} from {source}'s pile at "
+                                    f"{format_seconds(e.t_ns)} s logged twice: ignored")
+                return
         # A seat may take this round's card after a "discard" called too soon (already the
         # caller's early_call): the caller did say "draw", so that is not an early draw.
         late = h.phase == "discard" and p in h.drawers and h.drew[p] in ("", "empty") and not h.discarded[p]
@@ -541,6 +575,12 @@ class RummyReferee(Referee):
         p = self.seat_index(e.seat)
         name = self.seats[p]
         cards, sets = self._laid_out(e)
+        if self._repeats_last(e, REPEAT_WINDOW_NS):
+            # The call just made, seen again within a frame: one "match" (§6.1), not a second claim
+            # that would charge a void call's false_match_penalty twice.
+            self._mark_repeat(e)
+            self.repeats.append(f"{name}'s match at {format_seconds(e.t_ns)} s logged twice: ignored")
+            return
         if h.out[p]:
             self._infraction(e, "already_out", f"{name} is already out")
             return
@@ -755,6 +795,7 @@ class RummyReferee(Referee):
             totals=totals,
             finished=finished,
             winners=self._winners() if finished else [],
+            notes=list(self.repeats),
             extra={"arrangements": [dict(a) for a in self.arrangements],
                    **({"caller": self.caller} if self.caller else {})},
         )
