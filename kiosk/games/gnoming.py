@@ -93,8 +93,8 @@ class GnomingOptions(Options):
         choices=("shared", "disjoint"))
     wild_mulligans_per_layout: str = option(
         "1", "how many Mulligans in one grid act as wild at scoring", choices=("1", "unlimited"))
-    max_mulligans_per_line: int = option(1, "how many Mulligans may stand in one matched line",
-                                         choices=(1, 2))
+    max_mulligans_per_line: int = option(
+        1, "how many Mulligans may stand in one matched line (0: none; a line needs one other card)")
     mulligan_dual_value: bool = option(
         True, "a Mulligan may complete its row and its column with different values")
     hazard_penalty: int = option(10, "points for each Hazard in a grid at the end of a round")
@@ -177,6 +177,9 @@ def check_options(opts: GnomingOptions) -> None:
     if opts.rounds < 1:
         raise InvalidActionError(f"option 'rounds' must be at least 1, got {opts.rounds}",
                                  input=str(opts.rounds))
+    if opts.max_mulligans_per_line < 0:
+        raise InvalidActionError("option 'max_mulligans_per_line' must be 0 or more, got "
+                                 f"{opts.max_mulligans_per_line}", input=str(opts.max_mulligans_per_line))
     if opts.hazard_flip_min_facedown < 1:
         raise InvalidActionError("option 'hazard_flip_min_facedown' must be at least 1, got "
                                  f"{opts.hazard_flip_min_facedown}", input=str(opts.hazard_flip_min_facedown))

@@ -71,6 +71,10 @@ def _round(grids: dict[str, list[str]], finisher: str, number: int = 1) -> list[
         ("5 M 4 3 6 -4 8 -1 4", {}, 25),                                     # ex 4: 5 M 4 is no match
         ("5 M M 3 6 -4 8 -1 4", {"wild_mulligans_per_layout": "unlimited"}, 21),   # two M in a line
         ("5 M M 3 6 -4 8 -1 4", {"wild_mulligans_per_layout": "unlimited", "max_mulligans_per_line": 2}, 11),
+        # §11 max_mulligans_per_line is a count: 0 lets no Mulligan complete a line, 3 is as 2 (a line of
+        # three Mulligans has no value to match).
+        ("5 M 5 3 6 -4 8 -1 4", {"max_mulligans_per_line": 0}, 26),
+        ("5 M M 3 6 -4 8 -1 4", {"wild_mulligans_per_layout": "unlimited", "max_mulligans_per_line": 3}, 11),
         ("4 4 M 3 -2 8 5 6 8", {"line_sharing": "disjoint"}, 12),            # ex 5: one of the two lines
         ("H -4 -3 -2 -1 3 3 3 M", {}, 0),                                    # ex 6: -3 3 M never matches
         ("3 3 3 3 4 3 3 3 3", {}, -8),                                       # ex 7: the middle changed
