@@ -79,3 +79,23 @@ def test_nerts_a_missing_count_is_scored_from_tracking(tmp_path: Path) -> None:
     at = next(i for i, x in enumerate(lines) if x.get("type") == "count")
     report = _without(tmp_path / "log.jsonl", lines, at)
     assert len(report.hands) == 2
+
+
+def test_smear_a_missing_lead_refuses_the_cards_after_it_and_later_hands_are_scored(tmp_path: Path) -> None:
+    """Smear (`out_of_turn`): with the first lead unseen, the next seat's card is refused as out of
+    turn; the short hand is not scored (`incomplete_hand`) and every later hand is."""
+    lines = _lines("smear_example.jsonl")
+    at = next(i for i, x in enumerate(lines) if x.get("type") == "play")
+    report = _without(tmp_path / "log.jsonl", lines, at)
+    first = next(i for i in report.infractions if i.kind == "out_of_turn")
+    assert first.seat == lines[at + 1]["seat"]
+    assert "incomplete_hand" in [i.kind for i in report.infractions]
+    assert len(report.hands) == 6 and report.hands[0] == dict.fromkeys(report.seats, 0)
+
+
+def test_gnoming_a_missing_last_reveal_leaves_the_round_unscored(tmp_path: Path) -> None:
+    """Gnoming (`reveal`): a round is scored once every seat's grid is in, so without the last round's
+    last reveal the earlier rounds stand and the game is not over yet."""
+    lines = _lines("gnoming_example.jsonl")
+    report = _without(tmp_path / "log.jsonl", lines, len(lines) - 1)
+    assert len(report.hands) == 2 and not report.finished and not report.winners
