@@ -1,0 +1,96 @@
+"""Kierki and Smear lines other than plays logged twice in a row (docs/table-log.md, "Lines logged
+twice"): a deal, misdeal, call, trump, sweep or cards turned up seen again within a camera frame
+(50 ms) is the same event. It leaves a note and the whole ``kiosk replay --json`` report is otherwise
+that of the log without it; later, the line is refereed as a second event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.games.replay_logs import replay
+from tests.games.test_duplicate_lines_all_games import _at, _check_ignored, _lines, _repeat
+
+FRAMES = ["0", "0.017", "0.05"]
+
+
+@pytest.mark.parametrize("dt", FRAMES)
+@pytest.mark.parametrize("fields", [
+    {"type": "deal", "seat": "N", "deal": 1},  # before any card: not a redeal
+    {"type": "trump", "seat": "W", "suit": "H"},  # deal 8's trumps named once
+    {"type": "pass", "seat": "E"},  # a Fan Tan pass: not a pass out of turn
+    {"type": "reveal", "seat": "E"},  # the cards shown once after Fan Tan
+    {"type": "collect"},  # the trick swept once
+])
+def test_kierki_event_logged_twice_within_a_frame_changes_nothing(
+        tmp_path: Path, dt: str, fields: dict[str, Any]) -> None:
+    lines = _lines("kierki_example.jsonl")
+    _check_ignored(tmp_path, lines, _at(lines, **fields), dt)
+
+
+def _kierki_misdeal() -> tuple[list[dict[str, Any]], int]:
+    """The example match with deal 1 misdealt and dealt again by N before its first card."""
+    lines = _lines("kierki_example.jsonl")
+    at = _at(lines, type="deal", deal=1)
+    misdeal = {"t": lines[at]["t"] + 0.5, "type": "misdeal", "seat": "N"}
+    return [*lines[: at + 1], misdeal, *lines[at + 1:]], at + 1
+
+
+@pytest.mark.parametrize("dt", FRAMES)
+def test_kierki_misdeal_logged_twice_within_a_frame_is_one_redeal(tmp_path: Path, dt: str) -> None:
+    lines, at = _kierki_misdeal()
+    _check_ignored(tmp_path, lines, at, dt)
+
+
+def test_kierki_deal_repeated_a_second_later_is_still_a_redeal(tmp_path: Path) -> None:
+    lines = _lines("kierki_example.jsonl")
+    rep = replay(tmp_path, _repeat(lines, _at(lines, type="deal", deal=1), "1"))
+    assert any(r["kind"] == "deal" and "deals again" in r["text"] for r in rep["rulings"])
+
+
+@pytest.mark.parametrize("dt", FRAMES)
+@pytest.mark.parametrize("fields", [
+    {"type": "deal", "seat": "Ana"},  # the first deal: not a hand ended during its auction
+    {"type": "pass", "seat": "Ben"},  # not a pass out of turn
+    {"type": "bid", "seat": "Cal", "bid": 3},  # not a bid out of turn
+    {"type": "trump", "seat": "Cal", "suit": "H"},
+    {"type": "collect"},
+    {"type": "blind"},
+    {"type": "bid", "seat": "Ana", "bid": 4},  # the last call: not a call after the auction
+])
+def test_smear_event_logged_twice_within_a_frame_changes_nothing(
+        tmp_path: Path, dt: str, fields: dict[str, Any]) -> None:
+    lines = _lines("smear_example.jsonl")
+    _check_ignored(tmp_path, lines, _at(lines, **fields), dt)
+
+
+def test_smear_all_pass_deal_logged_twice_is_one_hand(tmp_path: Path) -> None:
+    """The deal after an all-pass (the same dealer again), seen twice: not a second hand."""
+    lines = _lines("smear_example.jsonl")
+    passes = [i for i, x in enumerate(lines) if x.get("type") == "pass" and x.get("seat") == "Ana"]
+    again = next(i for i in range(passes[-1], len(lines)) if lines[i].get("type") == "deal")
+    _check_ignored(tmp_path, lines, again, "0.017")
+
+
+def _smear_misdeal() -> tuple[list[dict[str, Any]], int]:
+    """The example game with its first hand misdealt and dealt again by Ana before any call."""
+    lines = _lines("smear_example.jsonl")
+    at = _at(lines, type="deal", seat="Ana")
+    t = lines[at]["t"]
+    fix = [{"t": t + 0.5, "type": "misdeal", "seat": "Ana"}, {"t": t + 1, "type": "deal", "seat": "Ana"}]
+    return [*lines[: at + 1], *fix, *lines[at + 1:]], at + 1
+
+
+@pytest.mark.parametrize("dt", FRAMES)
+def test_smear_misdeal_logged_twice_within_a_frame_is_one_misdeal(tmp_path: Path, dt: str) -> None:
+    lines, at = _smear_misdeal()
+    _check_ignored(tmp_path, lines, at, dt)
+
+
+def test_smear_pass_repeated_a_second_later_is_out_of_turn(tmp_path: Path) -> None:
+    lines = _lines("smear_example.jsonl")
+    rep = replay(tmp_path, _repeat(lines, _at(lines, type="pass", seat="Ben"), "1"))
+    again = [i["kind"] for i in rep["infractions"] if i["seat"] == "Ben" and i["t"] == "28.5"]
+    assert again == ["out_of_turn"]
