@@ -94,3 +94,24 @@ def test_smear_pass_repeated_a_second_later_is_out_of_turn(tmp_path: Path) -> No
     rep = replay(tmp_path, _repeat(lines, _at(lines, type="pass", seat="Ben"), "1"))
     again = [i["kind"] for i in rep["infractions"] if i["seat"] == "Ben" and i["t"] == "28.5"]
     assert again == ["out_of_turn"]
+
+
+@pytest.mark.parametrize("game, fields", [
+    ("kierki", {"type": "trump", "seat": "W", "suit": "H"}),
+    ("smear", {"type": "bid", "seat": "Cal", "bid": 3}),
+])
+def test_undo_after_an_event_logged_twice_takes_back_both_lines(
+        tmp_path: Path, game: str, fields: dict[str, Any]) -> None:
+    """docs/table-log.md: an undo after a repeat takes back the event with its repeat, as in the log
+    without the repeat (the event logged again afterwards is refereed as if logged once)."""
+    lines = _lines(f"{game}_example.jsonl")
+    at = _at(lines, **fields)
+    t = lines[at]["t"]
+    undo = [{"t": t + 0.1, "type": "undo"}, dict(lines[at], t=t + 0.2)]
+    once = replay(tmp_path, [*lines[: at + 1], *undo, *lines[at + 1:]])
+    twice = replay(tmp_path, [*_repeat(lines, at, "0.017")[: at + 2], *undo, *lines[at + 1:]])
+    assert {k: v for k, v in twice.items() if k not in ("notes", "infractions")} == \
+        {k: v for k, v in once.items() if k not in ("notes", "infractions")}
+    def kinds(report: dict[str, Any]) -> list[dict[str, Any]]:
+        return [dict(i, line=None) for i in report["infractions"]]
+    assert kinds(twice) == kinds(once)
