@@ -12,6 +12,7 @@ import pytest
 
 from tests.games.replay_logs import replay
 from tests.games.test_duplicate_lines_all_games import _at, _check_ignored, _lines, _repeat
+from tests.games.test_smear_blackbox3 import HAND_13_6_TRUMP_DISCARDED
 
 FRAMES = ["0", "0.017", "0.05"]
 
@@ -115,3 +116,19 @@ def test_undo_after_an_event_logged_twice_takes_back_both_lines(
     def kinds(report: dict[str, Any]) -> list[dict[str, Any]]:
         return [dict(i, line=None) for i in report["infractions"]]
     assert kinds(twice) == kinds(once)
+
+
+@pytest.mark.parametrize("dt", FRAMES)
+@pytest.mark.parametrize("discard_first", [False, True])
+def test_smear_discards_logged_twice_within_a_frame_are_shown_once(
+        tmp_path: Path, dt: str, discard_first: bool) -> None:
+    """smear.md §6.4, docs/table-log.md illegal_discard ("twice"): the bidder's discards seen again
+    within a frame are one showing, before or after the play: no second illegal_discard, no card
+    seen twice."""
+    events = list(HAND_13_6_TRUMP_DISCARDED)
+    if discard_first:
+        events.insert(5, events.pop())
+    header = {"table_log": 1, "game": "smear", "seats": ["N", "E", "S", "W"],
+              "options": {"blind_cards": 3}}
+    lines = [header, *({"t": i + 1, **e} for i, e in enumerate(events))]
+    _check_ignored(tmp_path, lines, _at(lines, type="discard"), dt)
