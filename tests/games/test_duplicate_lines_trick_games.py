@@ -132,3 +132,15 @@ def test_smear_discards_logged_twice_within_a_frame_are_shown_once(
               "options": {"blind_cards": 3}}
     lines = [header, *({"t": i + 1, **e} for i, e in enumerate(events))]
     _check_ignored(tmp_path, lines, _at(lines, type="discard"), dt)
+
+
+@pytest.mark.parametrize("dt", FRAMES)
+def test_kierki_misdeal_after_play_began_logged_twice_is_one_wrong_count(tmp_path: Path, dt: str) -> None:
+    """docs/table-log.md wrong_count (a misdeal after play began): seen again within a frame, it is
+    one misdeal, flagged once, and deal 1 is dealt again once."""
+    lines = _lines("kierki_example.jsonl")
+    at = _at(lines, type="collect")
+    misdeal = {"t": lines[at]["t"] + 0.5, "type": "misdeal", "seat": "N"}
+    lines = [*lines[: at + 1], misdeal, *lines[at + 1:]]
+    rep = _check_ignored(tmp_path, lines, at + 1, dt)
+    assert [i["kind"] for i in rep["infractions"] if i["line"] == at + 2] == ["wrong_count"]
