@@ -43,7 +43,16 @@ from typing import Any
 
 from kiosk.games.cards import Card, Suit
 from kiosk.games.errors import InvalidActionError
-from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent, sync_end_ruling
+from kiosk.games.referee import (
+    REPEAT_WINDOW_NS,
+    Infraction,
+    Referee,
+    RefereeReport,
+    Ruling,
+    TableEvent,
+    format_seconds,
+    sync_end_ruling,
+)
 from kiosk.games.smear_referee_view import SmearTableView
 from kiosk.games.smear_rules import (
     HAND_SIZE,
@@ -168,6 +177,8 @@ class SmearReferee(Referee):
         self._winner: int | None = None
         self._rulings: list[Ruling] = []
         self._infractions: list[Infraction] = []
+        self._repeats: list[str] = []
+        """Notes on lines recognised as the event before them logged again (see _feed)."""
 
     def _team_name(self, team: int) -> str:
         a, b = self.seats[team], self.seats[team + 2]
@@ -195,6 +206,14 @@ class SmearReferee(Referee):
     def _feed(self, event: TableEvent) -> list[Ruling]:
         handler = getattr(self, f"_on_{event.type}")
         parsed = self._parse(event)
+        if event.type != "play" and self._repeats_last(event, REPEAT_WINDOW_NS):
+            # The event just logged, seen again within a camera frame (docs/table-log.md, "Lines
+            # logged twice"): nobody deals, calls, names trumps, sweeps or turns cards up twice that
+            # fast, so it is the same event and changes nothing (no out-of-turn call, second
+            # discard, redeal or hand dealt without play). A repeated play is judged by _on_play.
+            self._mark_repeat(event)
+            self._repeats.append(f"{event.type} at {format_seconds(event.t_ns)} s logged twice: ignored")
+            return []
         if self._winner is not None and event.type not in ("blind", "collect", "discard"):
             # The last hand's cards may still be turned up and swept after the winning score.
             self._flag(event, "after_game_over",
@@ -800,7 +819,7 @@ class SmearReferee(Referee):
                 "made": h.made,
                 "change": {names[0]: d[0], names[1]: d[1]},
             })
-        notes = []
+        notes = list(self._repeats)
         if self._hand is not None and self._hand.score is None and self._hand.played_out:
             notes.append(f"hand {self._hand.number} is waiting for the bidder's discards to be shown")
         return RefereeReport(

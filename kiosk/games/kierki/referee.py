@@ -46,7 +46,15 @@ from kiosk.games.kierki.deals import (
 from kiosk.games.kierki.fantan import Layout
 from kiosk.games.kierki.options import KierkiOptions
 from kiosk.games.kierki.state import KierkiView, standings
-from kiosk.games.referee import Infraction, Referee, RefereeReport, Ruling, TableEvent
+from kiosk.games.referee import (
+    REPEAT_WINDOW_NS,
+    Infraction,
+    Referee,
+    RefereeReport,
+    Ruling,
+    TableEvent,
+    format_seconds,
+)
 from kiosk.games.tricks import (
     Claim,
     ClaimBook,
@@ -171,6 +179,8 @@ class KierkiReferee(Referee):
         self.deal_info: dict[int, dict[str, Any]] = {}
         self.rulings: list[Ruling] = []
         self.infractions: list[Infraction] = []
+        self.repeats: list[str] = []
+        """Notes on lines recognised as the event before them logged again (see _feed)."""
         self.finished = False
         self.match_end: list[Ruling | Infraction] = []
         """What the end of the match announced (its ruling and the checks it flagged): taken back
@@ -192,6 +202,14 @@ class KierkiReferee(Referee):
 
     # -- events ------------------------------------------------------------------------
     def _feed(self, event: TableEvent) -> list[Ruling]:
+        if event.type != "play" and self._repeats_last(event, REPEAT_WINDOW_NS):
+            # The event just logged, seen again within a camera frame (docs/table-log.md, "Lines
+            # logged twice"): nobody deals, names trumps, passes, sweeps or shows cards twice that
+            # fast, so it is the same event and changes nothing (no redeal, out-of-turn pass or
+            # second reveal). A play logged twice is judged by _on_play (seen_twice).
+            self._mark_repeat(event)
+            self.repeats.append(f"{event.type} at {format_seconds(event.t_ns)} s logged twice: ignored")
+            return []
         rec = self.record
         if rec is not None and rec.void and event.type in ("trump", "play", "pass", "collect"):
             return self._discarded(event, rec)
@@ -1121,6 +1139,6 @@ class KierkiReferee(Referee):
             totals=dict(zip(self.seats, totals, strict=True)),
             finished=self.finished,
             winners=winners,
-            notes=self.opts.warnings(),
+            notes=[*self.opts.warnings(), *self.repeats],
             extra=extra,
         )
