@@ -23,12 +23,24 @@ FRAMES = ["0", "0.017", "0.05"]
     {"type": "trump", "seat": "W", "suit": "H"},  # deal 8's trumps named once
     {"type": "pass", "seat": "E"},  # a Fan Tan pass: not a pass out of turn
     {"type": "reveal", "seat": "E"},  # the cards shown once after Fan Tan
-    {"type": "collect"},  # the trick swept once
 ])
 def test_kierki_event_logged_twice_within_a_frame_changes_nothing(
         tmp_path: Path, dt: str, fields: dict[str, Any]) -> None:
     lines = _lines("kierki_example.jsonl")
     _check_ignored(tmp_path, lines, _at(lines, **fields), dt)
+
+
+@pytest.mark.parametrize("dt", FRAMES)
+def test_kierki_collect_logged_twice_is_ignored_as_its_row_says(tmp_path: Path, dt: str) -> None:
+    # docs/table-log.md collect: with no trick in play a collect changes nothing (an `ignored` ruling);
+    # the trick swept once, the scores are those of the log without the repeat.
+    lines = _lines("kierki_example.jsonl")
+    base = replay(tmp_path, lines)
+    rep = replay(tmp_path, _repeat(lines, _at(lines, type="collect"), dt))
+    for key in ("totals", "hands", "infractions"):
+        assert rep[key] == base[key]
+    added = [r for r in rep["rulings"] if r not in base["rulings"]]
+    assert [r["kind"] for r in added] == ["ignored"]
 
 
 def _kierki_misdeal() -> tuple[list[dict[str, Any]], int]:

@@ -202,11 +202,12 @@ class KierkiReferee(Referee):
 
     # -- events ------------------------------------------------------------------------
     def _feed(self, event: TableEvent) -> list[Ruling]:
-        if event.type != "play" and self._repeats_last(event, REPEAT_WINDOW_NS):
+        if event.type not in ("play", "collect") and self._repeats_last(event, REPEAT_WINDOW_NS):
             # The event just logged, seen again within a camera frame (docs/table-log.md, "Lines
             # logged twice"): nobody deals, names trumps, passes, sweeps or shows cards twice that
             # fast, so it is the same event and changes nothing (no redeal, out-of-turn pass or
             # second reveal). A play logged twice is judged by _on_play (seen_twice).
+            # A collect logged again keeps its documented answer, an `ignored` ruling (no trick in play).
             self._mark_repeat(event)
             self.repeats.append(f"{event.type} at {format_seconds(event.t_ns)} s logged twice: ignored")
             return []
