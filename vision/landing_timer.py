@@ -44,6 +44,7 @@ __all__ = [
     "FrameHistory",
     "LandingFit",
     "at_rest_since",
+    "rest_interval",
     "time_landing",
     "HISTORY_NS",
     "MIN_ERR_NS",
@@ -82,6 +83,13 @@ MIN_CUT_SHARE = 0.25
 """Least side of the part of a card looked for, in card lengths (a corner index alone is smaller)."""
 
 REACH = 0.8
+"""How far from its resting place the card is looked for, in card lengths."""
+
+LAST_STEP_SHARE = 0.25
+"""Farthest a card is found from its rest in its last frame in motion, in card lengths, for
+:func:`rest_interval` to take that frame for the card's own: a card slowing to rest covers less than that
+in its last frame period; a match farther off is something else the cut-out resembles.
+"""
 """How far from its resting place the card is looked for, in card lengths."""
 
 DIRECTION_COS = 0.9
@@ -372,16 +380,57 @@ def at_rest_since(
     frame before the reference does not show it resting (the reference alone says nothing: the card is cut
     out of it) or the card cannot be looked for. A hand over the card hides it at rest as well as in flight,
     so this bounds a landing the frames in motion (:func:`time_landing`) do not time."""
-    search = _Search.of(history, box, card_px, None, at_ns)
-    if search is None:
-        return None
+    return rest_interval(history, box, t_lo_ns, card_px=card_px, min_score=min_score, at_ns=at_ns)[1]
+
+
+def rest_interval(
+    history: FrameHistory,
+    box: tuple[float, float, float, float],
+    t_lo_ns: int,
+    *,
+    card_px: float,
+    toward: tuple[float, float] | None = None,
+    min_score: float = MIN_SCORE,
+    at_ns: int | None = None,
+) -> tuple[int | None, int | None]:
+    """(still moving at, at rest since) for the card resting in ``box``: :func:`at_rest_since`'s time, and
+    before it the time of the frame just before the run at rest when that frame shows the card itself a few
+    pixels short of its rest, on the way it came (``toward``, the unit direction it travelled in): it had
+    not landed yet then. One such frame fits no line (:func:`time_landing` needs three) but halves what is
+    left of the gap; None where that frame shows the card nowhere near, or another way (a hand over it)."""
+    whole = _Search.of(history, box, card_px, None, at_ns)
+    if whole is None:
+        return None, None
+    moving, since = _rest_run(whole, t_lo_ns, min_score, toward, card_px)
+    if toward is not None and since is not None:
+        # The part away from the hand shows first: the frame that breaks its run at rest may show the card
+        # still sliding in where the whole card is still half under the hand.
+        lead = _Search.of(history, box, card_px, toward, at_ns)
+        if lead is not None:
+            lead_moving, _ = _rest_run(lead, t_lo_ns, min_score, toward, card_px)
+            if lead_moving is not None and lead_moving < since:
+                moving = lead_moving if moving is None else max(moving, lead_moving)
+    return moving, since
+
+
+def _rest_run(
+    search: _Search, t_lo_ns: int, min_score: float, toward: tuple[float, float] | None, card_px: float
+) -> tuple[int | None, int | None]:
+    """:func:`rest_interval` for one cut-out of the card."""
     since: int | None = None
     for shot in search.earlier(t_lo_ns):
         m = search.find(shot)
         if m.score < min_score or m.d >= MOVING_PX:
-            break
+            moving = (
+                since is not None
+                and toward is not None
+                and m.score >= min_score
+                and CREEP_PX <= m.d <= LAST_STEP_SHARE * card_px
+                and -(m.dx * toward[0] + m.dy * toward[1]) / m.d >= DIRECTION_COS
+            )
+            return (m.t if moving else None), since
         since = m.t
-    return since
+    return None, since
 
 
 @dataclass(frozen=True, slots=True)

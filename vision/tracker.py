@@ -67,13 +67,12 @@ from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration
 from vision.events import BACK, UNKNOWN, CardSighting, Frame
 from vision.landing_timer import (
-    CLEAR_SCORE,
     MIN_CUT_SHARE,
     MIN_ERR_NS,
     MODEL_ERR_NS,
     FrameHistory,
     LandingFit,
-    at_rest_since,
+    rest_interval,
     time_landing,
 )
 from vision.landing_timer import MIN_SCORE as LANDING_MIN_SCORE
@@ -209,6 +208,12 @@ PIXEL_SAME_WAY_COS = 0.9
 TIMING_MIN_SCORE = 0.4
 """Least correlation of a frame in the pixels' timing of a landing the sightings made (a play made from
 the pixels alone, :meth:`TableTracker._slid_in`, asks :data:`vision.landing_timer.MIN_SCORE`)."""
+INDEX_MIN_SCORE = 0.8
+"""Least correlation of a frame in the pixels' timing of a card seen at rest by its corner index alone, for
+each of the eight ways the card may lie around it. A box that is not the card's matches the table or another
+card below 0.8 while the walk's checks (one card slowing evenly, the same way) hold; the card itself, half
+under the hand that slid it or blurred, matches 0.85 to 0.9 in its last frames in motion, which a bar of 0.9
+left unused (13 held-out hands: landings off by more than 8 ms 36, now 29; seed 6's Cal 2S 137 ms early)."""
 INDEX_INSET = 0.13
 """Where a corner index's centre lies from the card's sides, as a share of the card's size there."""
 SLIDE_LOOK_NS = 700_000_000
@@ -1869,10 +1874,10 @@ class TableTracker:
         if min(rb[2] - rb[0], rb[3] - rb[1]) < MIN_CUT_SHARE * self.card_px:
             # Seen at rest by its corner index alone: the card lies one of eight ways around it (the index at
             # any of its corners, the card along either axis); the one whose pixels show a card sliding in.
-            # Only a clear view of the card sliding in tells: a box that is not the card's matches part of
-            # the table, or of another card, as well.
+            # Only a fair view of the card sliding in tells (INDEX_MIN_SCORE): a box that is not the card's
+            # matches part of the table, or of another card, as well.
             fits = [
-                self._pixel_fit(tr, box, t_lo, None, CLEAR_SCORE, True)
+                self._pixel_fit(tr, box, t_lo, None, INDEX_MIN_SCORE, True)
                 for box in self._cards_around_index(rb)
             ]
             found = [f for f in fits if f is not None]
@@ -1911,7 +1916,7 @@ class TableTracker:
             # that slide was another card's, nearby.
             or (at_rest is not None and fit.t_ns - fit.err_ns > at_rest + REST_CREEP_NS)
         ):
-            return self._landed_by_rest(tr, landing, rb, t_lo)
+            return self._landed_by_rest(tr, landing, rb, t_lo, toward)
         path = landing.path
         if landing.origin is None and fit.came_from != (0.0, 0.0) and self._short_path(landing):
             # Its seat is guessed from the way it came: the sightings saw it only about where it rests, the
@@ -1938,15 +1943,25 @@ class TableTracker:
             )
         )
 
-    def _landed_by_rest(self, tr: Track, landing: Landing, rb: Box, t_lo: int) -> Landing:
+    def _landed_by_rest(
+        self, tr: Track, landing: Landing, rb: Box, t_lo: int, toward: tuple[float, float] | None
+    ) -> Landing:
         """A landing in the centre the frames in motion did not time (the hand over the card until it
         stopped), its interval cut where the frames first show the card resting: it had landed by then, but
-        for its last half pixel (:data:`PIXEL_REST_CREEP_NS`). The time is the middle of what is left, the
+        for its last half pixel (:data:`PIXEL_REST_CREEP_NS`); and, when the frame before that shows the
+        card itself a few pixels short of its rest, the way it came (``toward``), cut there too: it had not
+        landed yet (:func:`vision.landing_timer.rest_interval`). The time is the middle of what is left, the
         err half of it. Unchanged when the pixels do not tell, or contradict the sightings."""
         if min(rb[2] - rb[0], rb[3] - rb[1]) < MIN_CUT_SHARE * self.card_px:
             return landing
-        since = at_rest_since(
-            self.history, rb, t_lo, card_px=self.card_px, min_score=TIMING_MIN_SCORE, at_ns=tr.last.frame_t_ns
+        moving, since = rest_interval(
+            self.history,
+            rb,
+            t_lo,
+            card_px=self.card_px,
+            toward=toward,
+            min_score=TIMING_MIN_SCORE,
+            at_ns=tr.last.frame_t_ns,
         )
         if since is None:
             return landing
@@ -1955,6 +1970,8 @@ class TableTracker:
             # At rest before the sightings allow (another card of its face below it) or no sooner than they
             # say: nothing to cut.
             return landing
+        if moving is not None and lo < moving < hi:
+            lo = moving
         return replace(landing, t_ns=(lo + hi) // 2, err_ns=max(MIN_ERR_NS, (hi - lo + 1) // 2))
 
     def _pixel_fit(
