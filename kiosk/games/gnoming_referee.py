@@ -544,13 +544,14 @@ class GnomingReferee(Referee):
         name = self.seats[p]
         card = self._card(e, "card")
         pile = e.get("pile")
-        if r.stage in ("reveal", "scored"):
-            self._infraction(e, "round_over", f"{name} discarded after the round was over")
-            return
         if self._repeats_last(e) and p not in r.stray:
             # The discard just made, seen twice: the player holds no card any more (§5.3), so no second
-            # card was laid down; the next player's turn goes on.
+            # card was laid down; the next player's turn goes on. Checked before round_over, as the
+            # discard that ends the round's last turn (§5.5) may be the one seen twice.
             self._ignore_repeat(e, f"{name}'s discard of {card.display()}")
+            return
+        if r.stage in ("reveal", "scored"):
+            self._infraction(e, "round_over", f"{name} discarded after the round was over")
             return
         if self._take_stray(r, p):
             # A card drawn out of turn laid down again: the draw was the breach (out_of_turn), and
