@@ -510,6 +510,13 @@ def _fit(moving: list[_Match], rest_t: int | None, rough: bool = False) -> Landi
         # The line meets zero far before its own last frame in motion, or far after the card was seen at
         # rest: not a card slowing to rest there (something else matched, at a steady offset).
         return None
+    # Where the line puts the card at its first frame at rest must be about there (half a pixel, give or
+    # take the line's own noise). A line that barely slopes (something at a near steady offset matched, its
+    # zero far off) passes the bound in time above, which its tiny slope stretches without limit (seed 6's
+    # Ben 3S: 21.0, 20.0 and 19.8 px off, then at rest: timed 115 ms late).
+    y_rest = icpt + slope * (rest_t - t0)
+    if y_rest > MOVING_PX**0.5 + COVERAGE * s * math.sqrt(1 / n + (rest_t - t0) ** 2 / sxx):
+        return None
     t_land = int(round(min(max(t_zero, t_last), t_hi)))
     if rest_t - t_last > UNSEEN_STOP_NS:
         # The hand hid the card from its last frame in motion until well after: nothing checks the line's

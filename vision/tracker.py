@@ -1892,6 +1892,13 @@ class TableTracker:
             fit = self._pixel_fit(tr, rb, t_lo, toward) or self._pixel_fit(
                 tr, rb, t_lo, toward, TIMING_MIN_SCORE
             )
+            if fit is None and len(tr.obs) >= 2:
+                # The frame it was last seen resting in may show it nudged, or partly covered, by a card
+                # landing beside it: every earlier frame then matches a pixel or two off, none at rest.
+                prev = tr.obs[-2].frame_t_ns
+                fit = self._pixel_fit(tr, rb, t_lo, toward, at_ns=prev) or self._pixel_fit(
+                    tr, rb, t_lo, toward, TIMING_MIN_SCORE, at_ns=prev
+                )
         at_rest = tr.obs[-self.settings.rest_count].t_ns if len(tr.obs) >= self.settings.rest_count else None
         # The sightings can only be late: a card is named at rest after it stopped, and a track that starts
         # as it stops (never named in flight, its boxes trailing it under the hand) lands when those boxes
@@ -1927,7 +1934,8 @@ class TableTracker:
     def _own_slide(self, tr: Track, fit: LandingFit, toward: tuple[float, float] | None) -> bool:
         """Whether a pixel fit is ``tr``'s own slide: coming the way its sightings say it travelled, and no
         other card of its face resting within a card's length (the later card of a race lands on or beside
-        the first, and its slide times it)."""
+        the first, and its slide times it) but one resting there since well before (SLIDE_CLAIM_NS) the
+        slide ended (seed 14's Dee 3C, landed on Ana's 200 ms after it)."""
         dx, dy = fit.came_from
         n = math.hypot(dx, dy)
         return (
@@ -1939,6 +1947,8 @@ class TableTracker:
                 and t.card == tr.card
                 and t.resting
                 and math.hypot(t.rest_x - tr.rest_x, t.rest_y - tr.rest_y) < CARD_H_MM
+                # One resting since well before this slide ended is not the card that slid.
+                and t.rest_since >= fit.t_ns - SLIDE_CLAIM_NS
                 for t in self.tracks
             )
         )
@@ -1982,11 +1992,12 @@ class TableTracker:
         toward: tuple[float, float] | None,
         min_score: float = LANDING_MIN_SCORE,
         rough: bool = False,
+        at_ns: int | None = None,
     ) -> LandingFit | None:
         """The best of :func:`time_landing`'s fits for a card resting in ``rb``, last seen resting in the
-        frame of ``tr.last``: looking for the part of it away from the hand (``toward``, the way the
-        sightings say it travelled) and for the whole card inside its edges (a card with few marks on its
-        leading part matches poorly there); and, when the pixels show it came another way than the
+        frame of ``tr.last`` (or of ``at_ns``): looking for the part of it away from the hand (``toward``, the
+        way the sightings say it travelled) and for the whole card inside its edges (a card with few marks on
+        its leading part matches poorly there); and, when the pixels show it came another way than the
         sightings said, for its leading part that way."""
 
         def fit(way: tuple[float, float] | None) -> LandingFit | None:
@@ -1996,7 +2007,7 @@ class TableTracker:
                 t_lo_ns,
                 card_px=self.card_px,
                 toward=way,
-                at_ns=tr.last.frame_t_ns,
+                at_ns=tr.last.frame_t_ns if at_ns is None else at_ns,
                 min_score=min_score,
                 rough=rough,
             )

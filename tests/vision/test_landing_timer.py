@@ -303,6 +303,18 @@ def test_a_line_that_meets_zero_long_after_the_card_was_seen_at_rest_is_no_landi
     assert _fit(moving, int(8.6749e9)) is None
 
 
+def test_a_line_that_barely_slopes_toward_a_card_at_rest_the_next_frame_is_no_landing() -> None:
+    # Seed 6's Ben 3S (60 fps): under the hand its cut-out matched 21.0, 20.0 and 19.8 px off (something else,
+    # at a near steady offset), and the very next frame shows the card at rest. A card slowing evenly would
+    # have covered its last 19.8 px in one frame after 0.2 px in the frame before: the line puts it 4.4
+    # square-root pixels from its rest there. Its zero lies far past the rest, but the line barely slopes, and
+    # the bound in time alone let it through: the landing came out clamped to the rest frame, 115 ms late.
+    moving = [
+        _Match(int(t * 1e9), d, -d, 0.0, 0.6) for t, d in ((6.7915, 19.8), (6.7748, 20.0), (6.7581, 21.0))
+    ]
+    assert _fit(moving, int(6.8080e9)) is None
+
+
 def test_the_history_keeps_its_region_in_grey_and_forgets_old_frames() -> None:
     h = FrameHistory(region=(10, 20, 110, 70), horizon_ns=110_000_000)
     img = np.zeros((120, 200, 3), np.uint8)
@@ -522,6 +534,69 @@ def test_a_card_whose_boxes_settle_before_it_stops_is_timed_from_its_later_slide
     timed = _play_filmed(True, t_land, sight, start=(ANA_WASTE.x, ANA_WASTE.y))
     assert [(e.seat, e.get("card")) for e in timed] == [("Ana", "AH")]
     assert abs(timed[0].t_ns - t_land) <= timed[0].err_ns <= 4_000_000
+
+
+def _race_filmed(*, rest_from: int, bump_at: int | None = None) -> tuple[TableEvent, int]:
+    """Ana's AH slides from her waste onto the pile, and 800 ms later Ben's (the same design) onto it from
+    his, coming to rest 6 mm right of and 4 mm below hers. The recognizer names each card whole in its waste
+    and in flight, Ana's again ten frames after it landed until Ben's covers it; Ben's in flight up to five
+    frames before it lands, then nothing until ``rest_from`` frames after it landed, then at rest. From frame
+    ``bump_at`` on, Ben's card lies 2.3 px further on (a card landing beside it nudged it). Ben's play, and
+    when his card landed."""
+    h, w = int(LAYOUT.height_mm), int(LAYOUT.width_mm)
+    table, card, hand = _table(h, w), _card(7), np.full((40, 46), 70, np.uint8)
+    t1 = int(40.3 * PERIOD)
+    t2 = t1 + 800_000_000
+    legs = (
+        ((ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y), t1),
+        ((BEN_WASTE.x, BEN_WASTE.y), (F0.x + 6, F0.y + 4), t2),
+    )
+    rest2 = _box(legs[1][1])
+    tracker = NertsTracker(LAYOUT, Calibration.from_scale(1.0))
+    events: list[TableEvent] = []
+    for k in range(int(t2 / PERIOD) + 40):
+        t = k * PERIOD
+        img = table.copy()
+        boxes = []
+        for start, end, t_land in legs:
+            x, y = _slide(start, end, t_land - 380_000_000, t_land, t + EXPOSURE // 2)
+            if bump_at is not None and t_land == t2 and k >= bump_at:
+                x, y = x + 2.2, y + 0.6
+            _paste(img, card, x, y, (0, h))
+            where = _hand(start, end, t_land - 380_000_000, t_land, t + EXPOSURE // 2)
+            if where is not None:
+                _paste(img, hand, where[0], where[1], (0, h))
+            boxes.append(_box((x, y)))
+        sights = []
+        if t < t1 - 380_000_000 or t1 + 10 * PERIOD < t < t2 - 8 * PERIOD:
+            sights.append(_whole(boxes[0]))
+        if t < t2 - 5 * PERIOD:
+            sights.append(_whole(boxes[1]))
+        elif t >= t2 + rest_from * PERIOD:
+            sights.append(_whole(rest2))
+        events += tracker.feed(Frame(img, t, k, 0, EXPOSURE), sights)
+    plays = [e for e in events + tracker.flush() if e.type == "foundation_play"]
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH"), ("Ben", "AH")]
+    assert abs(plays[0].t_ns - t1) <= plays[0].err_ns <= 4_000_000
+    return plays[1], t2
+
+
+def test_a_race_s_later_card_whose_boxes_settle_early_is_timed_from_its_own_slide_onto_the_first() -> None:
+    # Seed 14's Dee 3C: it landed on Ana's 3C 200 ms after it, its boxes settling five frames before it
+    # stopped (24 ms early, 4.6 ms claimed). Its slide in the pixels, later than the sightings allow, was
+    # refused as another card's: Ana's 3C rests within a card's length. But Ana's had rested since long
+    # before that slide: it is Ben's own here.
+    play, t_land = _race_filmed(rest_from=-5)
+    assert abs(play.t_ns - t_land) <= play.err_ns <= 4_000_000
+
+
+def test_a_card_nudged_in_the_frame_it_is_timed_from_is_timed_from_the_frame_before() -> None:
+    # Seed 14's Dee 3C again: in the frame it was last seen resting in, a card landing beside it had shifted
+    # it 2.3 px, so every earlier frame matched it 2.3 px off and none at rest. The frame of its sighting
+    # before that one shows it as it lay. (The tracker times Ben's card in frame 98, its fourth sighting at
+    # rest.)
+    play, t_land = _race_filmed(rest_from=4, bump_at=98)
+    assert abs(play.t_ns - t_land) <= play.err_ns <= 4_000_000
 
 
 def test_a_card_whose_boxes_trail_it_is_timed_from_a_short_clear_run_of_its_own_slide() -> None:
