@@ -389,6 +389,19 @@ class SmearReferee(Referee):
             self._flag(event, OUT_OF_TURN, f"{self.seats[seat]} played {card} before the auction ended: "
                        "the card goes back to the hand", seat)
             return []
+        earlier = [n for n, t in enumerate((*tricks.completed, tricks.current), 1) if (seat, card) in t.plays]
+        # The hand's last card logged again in a row is that play logged twice, not a 25th card.
+        last = tricks.completed[-1].plays[-1] if hand.played_out else None
+        if earlier and (not hand.played_out or last == (seat, card)):
+            # Hands only shrink (§12.3): a seat cannot play a card it has already played this hand.
+            # Seen again from the same seat it is the same play logged twice (or a misread), not a
+            # new card: counting it would make it the seat's next card (a trick winner's next
+            # lead) and shift every card after it. Checked before the turn: the card is on the
+            # table, so it is no out-of-turn card that "goes back to the hand" (docs/table-log.md:
+            # a play logged twice is seen_twice).
+            self._flag(event, SEEN_TWICE, f"{card} seen twice in hand {hand.number}: {self.seats[seat]} "
+                       f"already played it in trick {earlier[0]}; ignored (show the card again)", seat)
+            return []
         if hand.played_out:
             self._flag(event, WRONG_COUNT, f"{self.seats[seat]} played {card} after the sixth trick of hand "
                        f"{hand.number}: ignored", seat)
@@ -399,15 +412,6 @@ class SmearReferee(Referee):
             verb = "lead" if not tricks.current.plays else "play"
             self._flag(event, OUT_OF_TURN, f"{self.seats[seat]} played {card} out of turn in trick {number}: "
                        f"{self.seats[expected]} is to {verb}; the card goes back to the hand", seat)
-            return []
-        earlier = [n for n, t in enumerate((*tricks.completed, tricks.current), 1) if (seat, card) in t.plays]
-        if earlier:
-            # Hands only shrink (§12.3): a seat cannot play a card it has already played this hand.
-            # Seen again from the same seat it is the same play logged twice (or a misread), not a
-            # new card: counting it would make it the seat's next card (a trick winner's next
-            # lead) and shift every card after it.
-            self._flag(event, SEEN_TWICE, f"{card} seen twice in hand {hand.number}: {self.seats[seat]} "
-                       f"already played it in trick {earlier[0]}; ignored (show the card again)", seat)
             return []
         rulings: list[Ruling] = []
         if tricks.trump is None:
