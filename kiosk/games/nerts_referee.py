@@ -627,14 +627,23 @@ class NertsReferee(Referee):
         """The foundation play just judged, logged again at once (a camera repeat): True once ruled.
         The card already lies on top of its pile (docs/table-log.md seen_twice: counted once, the pile
         not raised again; one card, so not two in flight, §5) or was just sent back (nothing more to
-        rule). Without this a repeated joker was the seat's second joker, tying with itself."""
+        rule). Without this a repeated joker was the seat's second joker, tying with itself. A repeat is
+        the same line at the same time or a frame later (docs/table-log.md): a refused card may really be
+        played again later (§6.1), and so may a seat's other joker (§9: two per deck), so after a frame
+        those lines are refereed as plays of their own."""
+        last = self._events[-1]
+        later = e.t_ns - last.t_ns > REPEAT_WINDOW_NS
         pile = hand.piles.get(pid)
-        if pile is not None and pile.cards and pile.cards[-1] == card:
+        # The play just judged stood when its card is the pile's top and its landing is in the group; for
+        # a joker the top may be the seat's other joker, so the landing decides.
+        stood = (pile is not None and bool(pile.cards) and pile.cards[-1] == card
+                 and (not card.is_joker or (seat, last.t_ns, last.err_ns) in pile.group))
+        if stood and not (card.is_joker and later):
             self._mark_repeat(e)
             self._breach(e, "seen_twice", f"{self.seats[seat]}'s {card.display()} is already on {pid}: "
                          "the same play logged twice", seat)
             return True
-        if hand.refused.get(card, (None, None))[0] == pid:
+        if not stood and not later and hand.refused.get(card, (None, None))[0] == pid:
             self._mark_repeat(e)
             self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s {card.display()} on {pid} at "
                                  f"{format_seconds(e.t_ns)} s logged twice: ignored")
