@@ -235,6 +235,9 @@ class _Hand:
     landing err). In a partnership three of them in flight at once break the one-hand rule (§10)."""
     refused: dict[Card, tuple[str, str | None]] = field(default_factory=dict)
     """Cards sent back from a foundation (lost race, illegal play): the pile and their source (§6.1)."""
+    open_red: dict[str, bool] = field(default_factory=dict)
+    """Piles started by an undeclared joker that its work pile made a red (True) or black Ace: their suit
+    is open until the next card shows it, their colour is not (§9: consistent with its constraints)."""
     auto_recycled: set[int] = field(default_factory=set)
     """Seats whose last search move was a short turn that ``short_stock = recycle_immediately`` followed
     with the recycle (§6): a ``recycle`` logged next is that same recycle, not a second one."""
@@ -613,6 +616,14 @@ class NertsReferee(Referee):
             hand.order.append(pile)
             self._stand(e, hand, pile, seat, card, face, src, new_level=True)
             return
+        red = hand.open_red.get(pid)
+        if pile.suit is None and red is not None and face.is_red != red:
+            # The joker Ace under it is of that colour (§9), so a card of the other colour cannot be its
+            # suit: neither a 2 on it nor an Ace racing it.
+            self._breach(e, "illegal_play", f"{name}'s {card.display()} on {pid}: wrong colour, the joker "
+                         f"that started it is a {'red' if red else 'black'} Ace. {name}, take it back", seat)
+            hand.refused[card] = (pid, src)
+            return
         if foundation_accepts(pile, face):
             self._stand(e, hand, pile, seat, card, face, src, new_level=True)
             return
@@ -714,6 +725,8 @@ class NertsReferee(Referee):
                                  f"pile makes it a {colour} {Rank(implied[0]).symbol}, not an Ace. "
                                  f"{name}, take it back", seat)
                     return None
+                if implied is not None:
+                    hand.open_red[pid] = implied[1]
                 return _OPEN_ACE
             if pile.complete:
                 declared = Card(Rank.KING, pile.suit) if pile.suit is not None else None

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from tests.games.replay_logs import replay
+from tests.games.test_nerts_blackbox8 import _deck
+from tests.games.test_nerts_blackbox8 import _log as _full_log
 from tests.games.test_nerts_blackbox9 import _ev, _log
-from tests.games.test_nerts_blackbox12 import _play
+from tests.games.test_nerts_blackbox12 import _move, _play
 
 _END = [_ev(9, "call", "Ana", nerts_left=0), _ev(10, "hand_end")]
 
@@ -90,3 +92,19 @@ def test_an_illegal_card_played_again_later_on_the_same_pile_is_refused_again(
     report = replay(tmp_path, _log(events))
     breaches = [("2", "illegal_play")] + ([("4", "illegal_play")] if again else [])
     assert _outcome(report) == ([], breaches, {"Ana": 1, "Ben": 0})
+
+
+@pytest.mark.parametrize(("card", "source", "ben"),
+                         [("2S", "work1", 0), ("2H", "work2", 1), ("AC", "work3", 0)])
+def test_an_undeclared_joker_ace_keeps_the_colour_its_work_pile_gave_it(
+        tmp_path: Path, card: str, source: str, ben: int) -> None:
+    """§9: Ana's joker placed onto her 2♠ is a red Ace; played undeclared from that work pile it starts a
+    pile whose suit stays open (§12), but the identity must stay consistent with its constraints, so the
+    pile is ♥ or ♦: Ben's 2♠ (or a black Ace racing it) is refused, his 2♥ fits and shows the suit."""
+    deals = {"Ana": [*_deck(["JOKER"], ["2S", "9H", "8C", "7D"], ["3C"]), "JOKER"],
+             "Ben": [*_deck(["KH"], ["2S", "2H", "AC", "3H"], ["4S"]), "JOKER", "JOKER"]}
+    events = [_move(1, "Ana", "JOKER", "nerts", "work1"), _play(2, "Ana", "JOKER", "F1", **{"from": "work1"}),
+              _play(3, "Ben", card, "F1", **{"from": source}), *_END]
+    report = replay(tmp_path, _full_log(deals, events, jokers=2))
+    assert [(x["t"], x["kind"]) for x in report["infractions"]] == ([] if ben else [("3", "illegal_play")])
+    assert report["extra"]["hands"][0]["foundation"] == {"Ana": 1, "Ben": ben}
