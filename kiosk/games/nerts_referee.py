@@ -235,6 +235,9 @@ class _Hand:
     landing err). In a partnership three of them in flight at once break the one-hand rule (§10)."""
     refused: dict[Card, tuple[str, str | None]] = field(default_factory=dict)
     """Cards sent back from a foundation (lost race, illegal play): the pile and their source (§6.1)."""
+    open_red: dict[str, bool] = field(default_factory=dict)
+    """Piles started by an undeclared joker that its work pile made a red (True) or black Ace: their suit
+    is open until the next card shows it, their colour is not (§9: consistent with its constraints)."""
     auto_recycled: set[int] = field(default_factory=set)
     """Seats whose last search move was a short turn that ``short_stock = recycle_immediately`` followed
     with the recycle (§6): a ``recycle`` logged next is that same recycle, not a second one."""
@@ -613,6 +616,14 @@ class NertsReferee(Referee):
             hand.order.append(pile)
             self._stand(e, hand, pile, seat, card, face, src, new_level=True)
             return
+        red = hand.open_red.get(pid)
+        if pile.suit is None and red is not None and face.is_red != red:
+            # The joker Ace under it is of that colour (§9), so a card of the other colour cannot be its
+            # suit: neither a 2 on it nor an Ace racing it.
+            self._breach(e, "illegal_play", f"{name}'s {card.display()} on {pid}: wrong colour, the joker "
+                         f"that started it is a {'red' if red else 'black'} Ace. {name}, take it back", seat)
+            hand.refused[card] = (pid, src)
+            return
         if foundation_accepts(pile, face):
             self._stand(e, hand, pile, seat, card, face, src, new_level=True)
             return
@@ -627,14 +638,23 @@ class NertsReferee(Referee):
         """The foundation play just judged, logged again at once (a camera repeat): True once ruled.
         The card already lies on top of its pile (docs/table-log.md seen_twice: counted once, the pile
         not raised again; one card, so not two in flight, §5) or was just sent back (nothing more to
-        rule). Without this a repeated joker was the seat's second joker, tying with itself."""
+        rule). Without this a repeated joker was the seat's second joker, tying with itself. A repeat is
+        the same line at the same time or a frame later (docs/table-log.md): a refused card may really be
+        played again later (§6.1), and so may a seat's other joker (§9: two per deck), so after a frame
+        those lines are refereed as plays of their own."""
+        last = self._events[-1]
+        later = e.t_ns - last.t_ns > REPEAT_WINDOW_NS
         pile = hand.piles.get(pid)
-        if pile is not None and pile.cards and pile.cards[-1] == card:
+        # The play just judged stood when its card is the pile's top and its landing is in the group; for
+        # a joker the top may be the seat's other joker, so the landing decides.
+        stood = (pile is not None and bool(pile.cards) and pile.cards[-1] == card
+                 and (not card.is_joker or (seat, last.t_ns, last.err_ns) in pile.group))
+        if stood and not (card.is_joker and later):
             self._mark_repeat(e)
             self._breach(e, "seen_twice", f"{self.seats[seat]}'s {card.display()} is already on {pid}: "
                          "the same play logged twice", seat)
             return True
-        if hand.refused.get(card, (None, None))[0] == pid:
+        if not stood and not later and hand.refused.get(card, (None, None))[0] == pid:
             self._mark_repeat(e)
             self._repeats.append(f"hand {hand.number}: {self.seats[seat]}'s {card.display()} on {pid} at "
                                  f"{format_seconds(e.t_ns)} s logged twice: ignored")
@@ -705,6 +725,8 @@ class NertsReferee(Referee):
                                  f"pile makes it a {colour} {Rank(implied[0]).symbol}, not an Ace. "
                                  f"{name}, take it back", seat)
                     return None
+                if implied is not None:
+                    hand.open_red[pid] = implied[1]
                 return _OPEN_ACE
             if pile.complete:
                 declared = Card(Rank.KING, pile.suit) if pile.suit is not None else None
