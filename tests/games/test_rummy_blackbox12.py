@@ -65,3 +65,18 @@ def test_a_call_said_again_a_second_later_is_still_an_early_call(tmp_path: Path)
     before "discard" is the caller's ``early_call``."""
     report = _replay_with_repeat(tmp_path, 1, 0.06)
     assert [(k, s) for k, s in _kinds(report)] == [("early_call", None)]
+
+
+@pytest.mark.parametrize("index", [1, 9])   # the first "draw" call; Ana's first discard
+def test_an_undo_after_a_call_or_discard_logged_twice_takes_back_both_lines(
+        tmp_path: Path, index: int) -> None:
+    """docs/table-log.md 'Lines logged twice': an ``undo`` after a repeat takes back both lines, so
+    the report is that of the log without the event (here the draws are early, or Ana's discard
+    is never seen: ``no_discard``)."""
+    lines = _lines(_hand(), {"hands": [3]})
+    repeat = {**lines[index + 1], "t": round(lines[index + 1]["t"] + 0.02, 3)}
+    undo = {"t": repeat["t"], "type": "undo"}
+    undone = replay(tmp_path, [*lines[:index + 2], repeat, undo, *lines[index + 2:]])
+    without = replay(tmp_path, [*lines[:index + 1], *lines[index + 2:]])
+    assert _kinds(undone) == _kinds(without) != []
+    assert undone["hands"] == without["hands"]
