@@ -327,12 +327,18 @@ class RummyReferee(Referee):
 
     def _on_call(self, e: TableEvent) -> None:
         h = self._need_hand(e)
-        if (self.opts.caller == "human" and self.caller is not None and e.seat is not None
-                and e.seat != self.caller):
-            self._infraction(e, "not_the_caller", f"{e.seat} called, but {self.caller} is the caller")
         word = e.require("call")
         if word not in ("draw", "discard"):
             raise InvalidActionError(f"'call' must be 'draw' or 'discard', got {word!r}", input=repr(word))
+        if self._repeats_last(e, REPEAT_WINDOW_NS):
+            # docs/table-log.md 'Lines logged twice': the call just made, seen again within a frame,
+            # is the same call (§6.1: the caller says "draw", then "discard"), not an early_call.
+            self._mark_repeat(e)
+            self.repeats.append(f"'{word}' call at {format_seconds(e.t_ns)} s logged twice: ignored")
+            return
+        if (self.opts.caller == "human" and self.caller is not None and e.seat is not None
+                and e.seat != self.caller):
+            self._infraction(e, "not_the_caller", f"{e.seat} called, but {self.caller} is the caller")
         if h.phase == "scored" and h.empty_final_calls[:1] == [word]:
             # §6.3: the caller may still say "draw" and "discard" once more when every seat is
             # out; nobody plays that round and the hand is already scored.
@@ -527,6 +533,14 @@ class RummyReferee(Referee):
         p = self.seat_index(e.seat)
         card = self._card(e, e.require("card"))
         name = self.seats[p]
+        if self._repeats_last(e) and h.piles[p] and h.piles[p][-1] == card:
+            # docs/table-log.md 'Lines logged twice': the discard just turned up, seen again: that
+            # card already lies on the seat's pile, so it is the same discard (§6.1: one a round),
+            # not a second card (two_discards) nor one after the final round (extra_discard).
+            self._mark_repeat(e)
+            self.repeats.append(f"{name}'s discard of {card.display()} at {format_seconds(e.t_ns)} s "
+                                "logged twice: ignored")
+            return
         # §6.3: a seat out of the final round (its hand frozen) breaches it by turning up a card
         # whether its card is logged before or after the last player's discard, which ends it,
         # and in the final round every seat is out of, once its "draw" is called; a card turned
