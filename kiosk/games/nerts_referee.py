@@ -1485,15 +1485,9 @@ class NertsReferee(Referee):
             rep = super().report()
         finally:
             self._correction_ruling_at = placed
-        hand = self.hand
-        scored = len(self.hand_scores) + (hand is not None and hand.phase in ("called", "stalemate"))
-        if len(rep.hands) > scored:
-            # A correction names a hand the table never scored (the log stops first, the hand is still in
-            # play, or the game ended before it): it has no score to replace (docs/table-log.md), and the
-            # game ends only after a hand's scores are added (§8.1), so it adds no hand to the report. It
-            # takes effect if that hand is scored later (see _corrected_rows).
-            rep.hands = rep.hands[:scored]
-            rep.totals = {name: sum(h[name] for h in rep.hands) for name in self.seats}
+        # A correction naming a hand the table never scored adds no hand (the shared report leaves it out,
+        # docs/table-log.md), so the end below is decided on the hands played (§8.1); it takes effect if
+        # that hand is scored later (see _corrected_rows).
         if self.hand is not None and self.hand.phase == "play":
             # A hand is being played, so the game goes on: a win announced before a correction undid it
             # is dropped (docs/table-log.md).

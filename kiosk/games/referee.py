@@ -376,14 +376,19 @@ class Referee(ABC):
         """The current rulings, infractions and scores (with corrections applied)."""
         rep = self._report()
         rep.notes.extend(self._notes)
+        scored = len(rep.hands)
         for n, (c, at) in enumerate(zip(self._corrections, self._correction_ruling_at, strict=True)):
             hand = int(c.data["hand"])
             seat = c.seat or ""
-            while len(rep.hands) < hand:
-                rep.hands.append(dict.fromkeys(self.seats, 0))
-            old = rep.hands[hand - 1].get(seat, 0)
-            rep.hands[hand - 1][seat] = int(c.data["score"])
-            rep.totals[seat] = rep.totals.get(seat, 0) - old + int(c.data["score"])
+            old = 0
+            # A correction replaces a seat's score for one hand (docs/table-log.md): one naming a hand
+            # the table has not scored (the log stops first, the hand is still in play, or the game
+            # ended before it) has no score to replace, so it adds no row and changes no total; it
+            # takes effect once that hand is scored, if it ever is.
+            if hand <= scored:
+                old = rep.hands[hand - 1].get(seat, 0)
+                rep.hands[hand - 1][seat] = int(c.data["score"])
+                rep.totals[seat] = rep.totals.get(seat, 0) - old + int(c.data["score"])
             # In log order: after the game's rulings made before the correction (and the
             # corrections before it), before any later one.
             rep.rulings.insert(

@@ -133,3 +133,119 @@ def test_kierki_correction_after_the_end_stays_in_log_order_when_the_last_deal_i
     kinds = [r.kind for r in rep.rulings]
     assert kinds.index("correction") < kinds.index("replay_deal")
     assert [r.t_ns for r in rep.rulings] == sorted(r.t_ns for r in rep.rulings)
+
+
+# -- A correction naming a hand the table never scored (every game) ------------------------------
+# docs/table-log.md: a score_correction "replaces a seat's score for one hand". A hand the table
+# never scored (the log stops first, the hand is still in play, or the game ended before it) has no
+# score to replace: the report adds no row for it, its totals and winners come from the hands
+# played, and the correction takes effect once that hand is scored, if it ever is.
+
+def test_kierki_correction_for_a_deal_after_the_last_adds_no_deal(tmp_path: Path) -> None:
+    # kierki.md §10: the match is 12 deals; W wins on +310. A correction for "deal 13", logged
+    # during deal 5, names no deal of the match: the match_end standings, the report's 12 rows,
+    # its totals and its winner are the match's own (S stays last on -210).
+    header, events = _example("kierki")
+    deals = [i for i, e in enumerate(events) if e["type"] == "deal"]
+    d5 = deals[4]
+    rep = replay_in_process(tmp_path / "log.jsonl", header,
+                            [*events[:d5 + 1], _fix(events[d5]["t"], "S", 13, 1000), *events[d5 + 1:]])
+    assert len(rep.hands) == 12
+    assert rep.totals == {"N": -165, "E": 65, "S": -210, "W": 310}
+    assert rep.finished and rep.winners == ["W"]
+    assert [r.text for r in _ends(rep)] == ["match over: 1. W (+310), 2. E (+65), 3. N (-165), 4. S (-210)"]
+    assert rep.extra["standings"][0] == {"place": 1, "seat": "W", "score": 310}
+
+
+def test_kierki_correction_for_a_deal_not_yet_scored_applies_once_it_is(tmp_path: Path) -> None:
+    # The log stops during deal 5 with a correction for deal 5 (and one for deal 7): the report
+    # holds the 4 deals scored and their totals. In the whole match, the same correction logged
+    # during deal 2 replaces S's deal 5 score (0, §14) once deal 5 is scored: S ends on +790 and
+    # wins (§10), as the match_end standings announce.
+    header, events = _example("kierki")
+    deals = [i for i, e in enumerate(events) if e["type"] == "deal"]
+    d2, d5 = deals[1], deals[4]
+    whole = replay_in_process(tmp_path / "whole.jsonl", header, events)
+    four = replay_in_process(tmp_path / "four.jsonl", header, events[:d5 + 5])
+    rep = replay_in_process(tmp_path / "log.jsonl", header,
+                            [*events[:d5 + 5], _fix(events[d5 + 4]["t"], "S", 5, 1000),
+                             _fix(events[d5 + 4]["t"], "N", 7, 1000)])
+    assert rep.hands == four.hands and len(rep.hands) == 4
+    assert rep.totals == four.totals and not rep.finished
+    assert whole.hands[4]["S"] == 0
+    rep = replay_in_process(tmp_path / "early.jsonl", header,
+                            [*events[:d2 + 1], _fix(events[d2]["t"], "S", 5, 1000), *events[d2 + 1:]])
+    assert rep.hands[4]["S"] == 1000 and rep.totals["S"] == 790
+    assert rep.finished and rep.winners == ["S"]
+    assert _ends(rep)[0].text.startswith("match over: 1. S (+790)")
+
+
+def test_smear_correction_for_a_hand_never_played_does_not_end_the_game(tmp_path: Path) -> None:
+    # smear.md §9: the log stops after hand 2 (Ana & Cal 7, Ben & Dee 1, to 15). A correction
+    # gives Ana 20 for hand 3, which is never dealt: no hand 3 row, no win from it.
+    header, events, deals = _smear()
+    d3 = deals[2]
+    rep = replay_in_process(tmp_path / "log.jsonl", header,
+                            [*events[:d3], _fix(events[d3 - 1]["t"], "Ana", 3, 20)])
+    assert len(rep.hands) == 2
+    assert rep.totals == {"Ana": 7, "Ben": 1, "Cal": 7, "Dee": 1}
+    assert not rep.finished and rep.winners == [] and not _ends(rep)
+
+
+def test_smear_correction_for_a_hand_after_the_game_leaves_the_winners_on_top(tmp_path: Path) -> None:
+    # Ana & Cal win 16 to -1 in hand 6 (§9); a correction then names hand 7, never dealt: the
+    # report's six hands and totals stand, and the winners hold the highest total.
+    header, events, _ = _smear()
+    rep = replay_in_process(tmp_path / "log.jsonl", header, [*events, _fix(events[-1]["t"], "Ben", 7, 30)])
+    assert len(rep.hands) == 6
+    assert rep.totals == {"Ana": 16, "Ben": -1, "Cal": 16, "Dee": -1}
+    assert rep.finished and rep.winners == ["Ana", "Cal"]
+    assert [r.text for r in _ends(rep)] == ["Ana & Cal win, 16 to -1"]
+
+
+def test_rummy_correction_for_a_hand_after_the_last_does_not_change_the_winners(tmp_path: Path) -> None:
+    # rummy_3_13.md §7: the game is the two hands of `hands` ([3, 4]); Ana and Ben share the win
+    # on 0. A correction for hand 3 (Cal -100) names no hand of the game.
+    header, events = _example("rummy_3_13")
+    rep = replay_in_process(tmp_path / "log.jsonl", header, [*events, _fix(events[-1]["t"], "Cal", 3, -100)])
+    assert len(rep.hands) == 2
+    assert rep.totals == {"Ana": 0, "Ben": 0, "Cal": 23, "Dee": 34}
+    assert rep.finished and rep.winners == ["Ana", "Ben"]
+    assert [r.text for r in _ends(rep)] == ["game over: Ana and Ben share the win"]
+
+
+def test_rummy_correction_logged_before_its_hand_applies_once_it_is_scored(tmp_path: Path) -> None:
+    # The log stops after hand 1 with a correction for hand 2 (Dee 0): hand 2 has no row yet. In
+    # the whole game the same correction replaces Dee's hand 2 score once hand 2 is scored.
+    header, events = _example("rummy_3_13")
+    starts = [i for i, e in enumerate(events) if e["type"] == "hand_start"]
+    h2 = starts[1]
+    one = replay_in_process(tmp_path / "one.jsonl", header, events[:h2])
+    fix = _fix(events[h2 - 1]["t"], "Dee", 2, 0)
+    rep = replay_in_process(tmp_path / "log.jsonl", header, [*events[:h2], fix])
+    assert rep.hands == one.hands and len(rep.hands) == 1 and rep.totals == one.totals
+    rep = replay_in_process(tmp_path / "whole.jsonl", header, [*events[:h2], fix, *events[h2:]])
+    assert len(rep.hands) == 2 and rep.hands[1]["Dee"] == 0 and rep.totals["Dee"] == rep.hands[0]["Dee"]
+
+
+def test_gnoming_correction_for_a_round_after_the_last_does_not_change_the_winner(tmp_path: Path) -> None:
+    # gnoming.md §7: three rounds; Maria wins with the lowest total, 2. A correction for round 4
+    # (Maria 100) names no round of the game.
+    header, events = _example("gnoming")
+    rep = replay_in_process(tmp_path / "log.jsonl", header, [*events, _fix(events[-1]["t"], "Maria", 4, 100)])
+    assert len(rep.hands) == 3
+    assert rep.totals == {"Maria": 2, "Ben": 29, "Cal": 76}
+    assert rep.finished and rep.winners == ["Maria"]
+    assert [r.text for r in _ends(rep)] == ["game over: Maria wins"]
+
+
+def test_gnoming_correction_for_a_round_not_yet_played_adds_no_round(tmp_path: Path) -> None:
+    # The log stops after round 2 with a correction for round 3: the report holds two rounds.
+    header, events = _example("gnoming")
+    starts = [i for i, e in enumerate(events) if e["type"] == "round_start"]
+    r3 = starts[2]
+    two = replay_in_process(tmp_path / "two.jsonl", header, events[:r3])
+    rep = replay_in_process(tmp_path / "log.jsonl", header,
+                            [*events[:r3], _fix(events[r3 - 1]["t"], "Maria", 3, 100)])
+    assert rep.hands == two.hands and len(rep.hands) == 2
+    assert rep.totals == two.totals and not rep.finished

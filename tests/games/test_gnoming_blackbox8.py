@@ -15,13 +15,14 @@ def test_a_correction_to_a_hand_past_the_last_round_does_not_become_the_tie_brea
     """§7: a tie on the lowest total goes to the tied player with the lowest score in the game's
     last round (docs/table-log.md: "lowest total, then lowest last round"). With rounds = 1 the
     round scores are Ana 6, Bob -5, Cy 3; the table then logs a correction for a hand 2 that the
-    game never has (Bob 11, Cy 3), which brings every total to 6. The tie-break is still round 1,
-    the game's last round, where Bob's -5 is lowest: the correction's phantom hand, where Ana's
-    0 would be lowest, is no round of the game."""
+    game never has (Bob 11, Cy 3). A correction replaces a score for a hand (docs/table-log.md), and
+    there is no hand 2 score to replace: the phantom hand adds no round and no total (it would bring
+    every total to 6 and make the tie-break Ana's 0 there). Bob wins on the lowest total, -5."""
     fixes = [{"type": "score_correction", "seat": "Bob", "hand": 2, "score": 11},
              {"type": "score_correction", "seat": "Cy", "hand": 2, "score": 3}]
     report = replay(tmp_path, _bob_goes_out() + _reveals() + fixes, options={"rounds": 1})
-    assert report.totals == {"Ana": 6, "Bob": 6, "Cy": 6}
+    assert report.totals == {"Ana": 6, "Bob": -5, "Cy": 3}
+    assert len(report.hands) == 1
     assert report.winners == ["Bob"]
     end = [r for r in report.rulings if r.kind == "game_end"]
     assert [(r.text, r.seats) for r in end] == [("game over: Bob wins", ("Bob",))]

@@ -185,10 +185,15 @@ def test_a_correction_that_ends_nerts_announces_game_end(
 def test_a_correction_that_ends_smear_announces_game_over(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    report = _play("smear", [{"t": 0, "type": "deal", "seat": "N"},
+    # Hand 1 is passed out (a row of 0, scored): the correction has a score to replace, and the game
+    # ends after a scored hand (smear.md §9); a hand only dealt has no row yet (docs/table-log.md).
+    passes = [{"t": t, "type": "pass", "seat": s}
+              for t, s in ((0.25, "E"), (0.5, "S"), (0.75, "W"), (0.9, "N"))]
+    report = _play("smear", [{"t": 0, "type": "deal", "seat": "N"}, *passes,
                              {"t": 1, "type": "score_correction", "seat": "E", "hand": 1, "score": 15}],
                    tmp_path, capsys)
     assert report["finished"] and report["winners"] == ["E", "W"]
+    assert report["hands"] == [{"N": 0, "E": 15, "S": 0, "W": 15}]
     assert _end_kinds(report, "smear") == ["game_over"]
     assert report["rulings"][-1]["seats"] == ["E", "W"]
 

@@ -776,10 +776,11 @@ class KierkiReferee(Referee):
         logged after the end change the report, not what was announced at the end.)"""
         rows = {i: list(r) for i, r in self.results.items()}
         for c in self._corrections:
-            if c.t_ns > event.t_ns:
+            # A correction naming a deal the match never scored (after the last deal) has no
+            # row to fix (docs/table-log.md): it adds none to the checks or the standings.
+            if c.t_ns > event.t_ns or int(c.data["hand"]) - 1 not in rows:
                 continue
-            row = rows.setdefault(int(c.data["hand"]) - 1, [0] * N_SEATS)
-            row[self.seat_index(c.seat)] = int(c.data["score"])
+            rows[int(c.data["hand"]) - 1][self.seat_index(c.seat)] = int(c.data["score"])
         return {i: tuple(r) for i, r in rows.items()}
 
     def _end_match(self, event: TableEvent) -> list[Ruling]:
