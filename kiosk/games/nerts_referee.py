@@ -535,7 +535,11 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat):
             return
-        if self._repeats_last(e) and self._repeated_play(e, hand, seat, card, pid):
+        # A seat's deck holds two jokers (§2, §9), so the same joker line again may be its other joker: a
+        # camera repeat only within a frame or so (docs/table-log.md: an event a player may really repeat
+        # is a repeat only within 50 ms), the seat's second joker when later.
+        window = REPEAT_WINDOW_NS if card.is_joker and hand.jokers_played[seat] < self.opts.jokers else None
+        if self._repeats_last(e, window) and self._repeated_play(e, hand, seat, card, pid):
             return
         if not self._may_land(e, hand, seat, card, t_lift):
             # Lifted before the Go or after the call, or landed after a stalemate: it lies on the pile

@@ -157,3 +157,24 @@ def test_gnoming_a_last_card_flipped_under_hazard_flip_min_facedown_1_finishes_a
     assert len(finisher) == 1 and finisher[0].seats == ("Bob",)
     assert finisher[0].t_ns == (flip_t + 2) * 10**9     # Bob's discard, two lines after the flip
     assert [r.kind for r in report.rulings][-1] == "round_end"
+
+
+@pytest.mark.parametrize(("gap", "second_joker_counts"), [("0.02", False), ("0.04", False), ("1", True)])
+def test_nerts_a_seats_second_undeclared_joker_on_the_same_pile_is_a_second_card(
+        gap: str, second_joker_counts: bool) -> None:
+    """§2 and §9 (each deck holds two jokers, each +1 on a foundation) with §12 (on a foundation at level
+    L a joker can only be rank L + 1, so no declaration is needed): Ana plays one undeclared joker on her
+    ♥ pile at 2 (it is 3♥), then her other one (4♥). docs/table-log.md takes a line logged again "at the
+    same time or a frame later" as the same event, and an event a player may really repeat as a repeat
+    only within 50 ms: a second joker a second later is a real play and scores (F = 4), not
+    ``seen_twice`` credited to nobody (before: F = 3 however late it came)."""
+    lines = [header(["Ana", "Ben"], jokers=2), ev("0", "hand_start"),
+             ev("1", "foundation_play", "Ana", card="AH", pile="H"),
+             ev("2", "foundation_play", "Ana", card="2H", pile="H"),
+             ev("3", "foundation_play", "Ana", card="JOKER", pile="H"),
+             ev(str(3 + float(gap)), "foundation_play", "Ana", card="JOKER", pile="H"),
+             ev("10", "call", "Ana", nerts_left=0)]
+    report = run(lines)
+    assert foundation(report)["Ana"] == (4 if second_joker_counts else 3)
+    assert [i.kind for i in report.infractions] == ([] if second_joker_counts else ["seen_twice"])
+    assert report.hands == [{"Ana": 4 if second_joker_counts else 3, "Ben": -26}]
