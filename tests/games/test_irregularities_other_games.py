@@ -178,3 +178,22 @@ def test_nerts_a_seats_second_undeclared_joker_on_the_same_pile_is_a_second_card
     assert foundation(report)["Ana"] == (4 if second_joker_counts else 3)
     assert [i.kind for i in report.infractions] == ([] if second_joker_counts else ["seen_twice"])
     assert report.hands == [{"Ana": 4 if second_joker_counts else 3, "Ben": -26}]
+
+
+@pytest.mark.parametrize(("t_second", "nerts_left"), [("2.02", 12), ("3", 11)])
+def test_nerts_a_seats_second_joker_moved_from_its_nerts_pile_after_the_first_is_a_second_move(
+        t_second: str, nerts_left: int) -> None:
+    """§2 (two jokers per deck), §6 M5 (the Nerts top onto a work pile) and §9 (a joker goes wherever a
+    real card could; one placed on a joker is one rank lower): Ana's Nerts pile has both her jokers on
+    top. In a full log she moves one to work pile 1 (onto 9♥), then the other onto it; the tracked
+    pile shows the second joker on top, so the same line a second later is that second move (N = 11),
+    and only within 50 ms a camera repeat of the first (docs/table-log.md 'Lines logged twice')."""
+    ana = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC JOKER JOKER 9H 8S KD 4D"
+    lines = full_start({"Ana": ana}, jokers=2) + [
+        ev("2", "move", "Ana", card="JOKER", **{"from": "nerts", "to": "work1"}),
+        ev(t_second, "move", "Ana", card="JOKER", **{"from": "nerts", "to": "work1"}),
+        ev("5", "call", "Ben", nerts_left=0)]
+    report = run(lines)
+    assert report.infractions == []
+    assert report.extra["hands"][0]["nerts"]["Ana"] == nerts_left
+    assert report.hands[0]["Ana"] == -2 * nerts_left
