@@ -538,7 +538,11 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat):
             return
-        if self._repeats_last(e) and self._repeated_play(e, hand, seat, card, pid):
+        # A seat's deck holds two jokers (§2, §9), so the same joker line again may be its other joker: a
+        # camera repeat only within a frame or so (docs/table-log.md: an event a player may really repeat
+        # is a repeat only within 50 ms), the seat's second joker when later.
+        window = REPEAT_WINDOW_NS if card.is_joker and hand.jokers_played[seat] < self.opts.jokers else None
+        if self._repeats_last(e, window) and self._repeated_play(e, hand, seat, card, pid):
             return
         if not self._may_land(e, hand, seat, card, t_lift):
             # Lifted before the Go or after the call, or landed after a stalemate: it lies on the pile
@@ -924,7 +928,12 @@ class NertsReferee(Referee):
         hand = self._live_hand(e)
         if hand is None or self._foreign(e, seat):
             return
-        if self._repeats_last(e) and hand.tracked:
+        repeat = self._repeats_last(e) and hand.tracked
+        if repeat and card.is_joker and _joker_left_at(hand.layouts[seat], src):
+            # The deck's other joker lies at that source (§2, §9), so the same line again may be that
+            # joker's own move: a camera repeat only within 50 ms (docs/table-log.md 'Lines logged twice').
+            repeat = self._repeats_last(e, REPEAT_WINDOW_NS)
+        if repeat:
             # The move just judged, logged again at once: the card (or block) has left the source it
             # names, so this is no second move (M5-M7 take a card from where it lies) and no second
             # card in flight (§5): noted, nothing moves.
@@ -1589,6 +1598,18 @@ def _learn_suit(pile: RefPile, face: Card) -> None:
     if pile.suit is None and face.suit is not None:
         pile.suit = face.suit
         pile.faces = [Card(Rank(i + 1), face.suit) if f.is_joker else f for i, f in enumerate(pile.faces)]
+
+
+def _joker_left_at(layout: SeatLayout, src: str | None) -> bool:
+    """Whether a joker still lies at source ``src`` (``N``, ``W``: on top; a work pile: anywhere in it)."""
+    if src is None or src == "":
+        return False
+    if src in ("N", "W"):
+        top = source_card(layout, src)
+        return top is not None and top.is_joker
+    if src.isdigit() and 1 <= int(src) <= len(layout.work):
+        return any(c.is_joker for c in layout.work[int(src) - 1])
+    return False
 
 
 def _clear_refusal(hand: _Hand, card: Card, src: str | None) -> None:
