@@ -644,8 +644,8 @@ class NertsReferee(Referee):
         not raised again; one card, so not two in flight, §5) or was just sent back (nothing more to
         rule). Without this a repeated joker was the seat's second joker, tying with itself. A repeat is
         the same line at the same time or a frame later (docs/table-log.md): a refused card may really be
-        played again later (§6.1), and so may a seat's other joker (§9: two per deck), so after a frame
-        those lines are refereed as plays of their own."""
+        played again later (§6.1), so after a frame that line is refereed as a play of its own (a seat's
+        other joker, §9, never gets here after a frame: see _on_play)."""
         last = self._events[-1]
         later = e.t_ns - last.t_ns > REPEAT_WINDOW_NS
         pile = hand.piles.get(pid)
@@ -653,7 +653,7 @@ class NertsReferee(Referee):
         # a joker the top may be the seat's other joker, so the landing decides.
         stood = (pile is not None and bool(pile.cards) and pile.cards[-1] == card
                  and (not card.is_joker or (seat, last.t_ns, last.err_ns) in pile.group))
-        if stood and not (card.is_joker and later):
+        if stood:
             self._mark_repeat(e)
             self._breach(e, "seen_twice", f"{self.seats[seat]}'s {card.display()} is already on {pid}: "
                          "the same play logged twice", seat)

@@ -391,11 +391,10 @@ class Referee(ABC):
                 rep.totals[seat] = rep.totals.get(seat, 0) - old + int(c.data["score"])
             # In log order: after the game's rulings made before the correction (and the
             # corrections before it), before any later one.
-            rep.rulings.insert(
-                min(at + n, len(rep.rulings)),
-                Ruling(c.t_ns, "correction", f"score corrected: {seat}, hand {hand}: {old} -> "
-                       f"{c.data['score']}", (seat,)),
-            )
+            text = (f"score corrected: {seat}, hand {hand}: {old} -> {c.data['score']}" if hand <= scored
+                    else f"score corrected: {seat}, hand {hand}: {c.data['score']} (hand {hand} not scored "
+                    "yet: it applies once it is)")
+            rep.rulings.insert(min(at + n, len(rep.rulings)), Ruling(c.t_ns, "correction", text, (seat,)))
         return rep
 
     def _repeats_last(self, event: TableEvent, within_ns: int | None = None) -> bool:

@@ -224,8 +224,13 @@ def test_rummy_correction_logged_before_its_hand_applies_once_it_is_scored(tmp_p
     fix = _fix(events[h2 - 1]["t"], "Dee", 2, 0)
     rep = replay_in_process(tmp_path / "log.jsonl", header, [*events[:h2], fix])
     assert rep.hands == one.hands and len(rep.hands) == 1 and rep.totals == one.totals
+    # Its ruling says so, rather than "0 -> 0" for a score that does not exist yet.
+    (text,) = [r.text for r in rep.rulings if r.kind == "correction"]
+    assert text == "score corrected: Dee, hand 2: 0 (hand 2 not scored yet: it applies once it is)"
     rep = replay_in_process(tmp_path / "whole.jsonl", header, [*events[:h2], fix, *events[h2:]])
     assert len(rep.hands) == 2 and rep.hands[1]["Dee"] == 0 and rep.totals["Dee"] == rep.hands[0]["Dee"]
+    (text,) = [r.text for r in rep.rulings if r.kind == "correction"]
+    assert text.startswith("score corrected: Dee, hand 2: ") and " -> 0" in text
 
 
 def test_gnoming_correction_for_a_round_after_the_last_does_not_change_the_winner(tmp_path: Path) -> None:
