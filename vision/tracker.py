@@ -3568,7 +3568,9 @@ class NertsTracker:
         faces = [
             (self._far_edge(dest, box), tr.card)
             for tr, box in self._resting_at(dest, landing, PILE_FACES_NS)
-            if tr.rest_since <= landing.t_ns and _rank(tr.card) != 0
+            # Come to rest there again since (jostled as the card slid under it) counts too: seed 2's Dee
+            # 7H, the whole pile, shifted by the 8C slid under it and at rest again 170 ms after.
+            if (tr.rest_since <= landing.t_ns or tr.prev_place == dest) and _rank(tr.card) != 0
         ]
         if not faces:
             return under

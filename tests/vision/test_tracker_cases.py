@@ -304,6 +304,33 @@ def test_a_card_landing_off_centre_goes_on_the_pile_it_fits() -> None:
     assert len(tracker.piles) == 1
 
 
+def test_a_card_slid_under_a_pile_it_jostled_goes_under_by_the_rules() -> None:
+    # Seed 2's Dee 8C under his 7H: the recognizer boxes the 10H slid under Ana's 9C with the 9C over it,
+    # 2 mm beyond the 9C's far edge, so its place says "onto"; only "under" is legal (M5, M7). The hand that
+    # slides it hides the 9C (its box jumps 30 mm for two frames, then it is not seen for six) and leaves it
+    # 6 mm off, at rest again only after the 10H landed: still the pile the rules read (before, it was left
+    # out as a card come to rest there since, and the move went "onto").
+    slid, _ = _qd_slid_under_work_pile_1(lambda t, t_land: "10H", boxed_with_pile=2.0, card="10H")
+    t_land = 10 * PERIOD + 300_000_000
+
+    def scene(k: int, t: int) -> list[CardSighting]:
+        out = slid(k, t)
+        b = out[0].box
+        if t_land - 8 * PERIOD <= t < t_land - 6 * PERIOD:
+            out[0] = _part("9C", (b[0] - 30, b[1] + 15, b[2] - 40, b[3] + 5))
+        elif t_land - 6 * PERIOD <= t < t_land:
+            out = out[1:]
+        elif t >= t_land:
+            out[0] = _whole("9C", (b[0] + 6, b[1], b[2] + 6, b[3]))
+        return out
+
+    events, _ = _film(scene, 60)
+    moves = [e for e in events if e.type == "move"]
+    assert [(e.seat, e.get("card"), e.get("from"), e.get("to")) for e in moves] == [
+        ("Ana", "10H", "waste", "under1")
+    ]
+
+
 def test_a_misread_at_the_landing_spot_does_not_hide_a_slide_under() -> None:
     # As QD comes to rest under work pile 1, the recogniser reads it as 5C for two frames: that
     # fleeting "card" is not part of the pile, so the move is still a slide under.
