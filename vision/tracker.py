@@ -3062,7 +3062,31 @@ class NertsTracker:
             if pile is not None and not _may_follow(pile, landing.card):
                 self._recoloured_top(pile, landing.card)
             tied = pile is not None and bool(pile.cards) and pile.cards[-1][0] == landing.card
-            if not landing.seen_moving and (tied or not _may_follow(pile, landing.card)):
+            # A card of the top's face from a pile of another seat's layout (it left there, its flight
+            # unseen), seen sliding in (its landing timed within TWIN_ERR_NS) within a second of the top is
+            # a race's later card, not the top seen again (seed 8's Ana 2C from her Nerts pile, 355 ms after
+            # Ben's on the AC, timed to 3 ms from the pixels, was dropped). Not when that seat has just played
+            # a card of that face: a seat holds one. Nor a landing timed loosely: no slide seen, and the
+            # card it was joined to may be another (the kiosk's seed 2: Ana's 7H, joined to Dee's, 643 ms);
+            # nor one landing with the top but for its err: the top's own landing seen again (seed 12's Cal
+            # AS, again as Ben's 1 ms after). (It may land before the top, judged later: seed 9's Dee 4C.)
+            twin = (
+                tied
+                and pile is not None
+                and landing.origin is not None
+                and landing.origin[0] is not None
+                and landing.origin[1] in ("nerts", "waste", "work")
+                and landing.origin[0] != pile.cards[-1][1]
+                and landing.err_ns < abs(landing.t_ns - pile.top_t_ns) < SAME_PLAY_NS
+                and landing.err_ns <= TWIN_ERR_NS
+                and not any(
+                    e.type == "foundation_play"
+                    and e.seat == landing.origin[0]
+                    and e.get("card") == landing.card
+                    for e in self._pending
+                )
+            )
+            if not landing.seen_moving and not twin and (tied or not _may_follow(pile, landing.card)):
                 # A card seen only at rest must fit the pile: otherwise it is more likely a misread.
                 # Nor does it tie with the top (a race twin lands within a few frames of the other,
                 # and in sight): it is that top card seen again, a second sighting of one card. Seen resting
@@ -3646,6 +3670,9 @@ UNSEEN_PLAYS = 2
 UNSEEN_PLAY_NS = 10 * 1_000_000_000
 """An unseen play is credited to a seat only if a card of its face rested in that seat's layout within
 this long before the card seen landing on the pile."""
+TWIN_ERR_NS = 50_000_000
+"""A card seen first at rest on a card of its face is a race's later card only when its landing is timed
+this well (:meth:`NertsTracker._interpret`): the frames' pixels saw it slide in."""
 VANISHED_SEAT_NS = 1_000_000_000
 """A foundation play whose origin went unseen is credited to the seat from whose layout a card of its
 face vanished within this long before it landed, when only one seat's did."""
