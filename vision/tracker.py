@@ -2553,6 +2553,8 @@ class NertsTracker:
         self._nerts_tops: dict[str, str] = {}
         """The card last reported on top of each seat's Nerts pile (:meth:`_watch_nerts_tops`)."""
         self._back_checked: set[int] = set()
+        self._taken_from: dict[int, TableEvent] = {}
+        """A race winner's play made from its loser's (:meth:`_play_taken_back`), by id: the loser's play."""
         """Tracks already looked at by :meth:`_back_unseen`."""
         self.table.place_of = self._place_of  # type: ignore[method-assign]
 
@@ -2869,6 +2871,8 @@ class NertsTracker:
         if not ready:
             return []
         self._pending = [e for e in self._pending if e.t_ns > cut]
+        for e in ready:
+            self._taken_from.pop(id(e), None)  # (an id is only unique while its event lives)
         ready.sort(key=lambda e: e.t_ns)
         out = []
         for e in ready:
@@ -3070,6 +3074,14 @@ class NertsTracker:
             # card it was joined to may be another (the kiosk's seed 2: Ana's 7H, joined to Dee's, 643 ms);
             # nor one landing with the top but for its err: the top's own landing seen again (seed 12's Cal
             # AS, again as Ben's 1 ms after). (It may land before the top, judged later: seed 9's Dee 4C.)
+            if (
+                tied
+                and pile is not None
+                and landing.origin is not None
+                and landing.err_ns <= TWIN_ERR_NS
+                and pile.cards[-1][1] == landing.origin[0]
+            ):
+                self._loser_restored(pile, landing)
             twin = (
                 tied
                 and pile is not None
@@ -3083,6 +3095,7 @@ class NertsTracker:
                     e.type == "foundation_play"
                     and e.seat == landing.origin[0]
                     and e.get("card") == landing.card
+                    and id(e) not in self._taken_from
                     for e in self._pending
                 )
             )
@@ -3348,8 +3361,30 @@ class NertsTracker:
             pile.cards[-1] = (tr.card, winner)
             self._where[id(won_play)] = self._where.pop(id(e))
             self._pending[k] = won_play
+            if winner:
+                self._taken_from[id(won_play)] = e
             return True
         return False
+
+    def _loser_restored(self, pile: _Pile, landing: Landing) -> None:
+        """The landing of a race winner's own card, timed from the pixels (:data:`TWIN_ERR_NS`), judged after
+        its play was made from the loser's (the loser's card went back, and the play it had was taken for the
+        winner's, :meth:`_play_taken_back`): the loser's play is put back, for the landing to make the
+        winner's (seed 10's Cal 4C, followed onto Ben's and taken back; Ben's, seen sliding in 220 ms before
+        it, was judged after, and Cal's play was lost)."""
+        for k, e in enumerate(self._pending):
+            lost = self._taken_from.get(id(e))
+            if lost is None or landing.origin is None or e.seat != landing.origin[0]:
+                continue
+            if e.get("card") != landing.card or e.get("pile") != pile.pid:
+                continue
+            if not pile.cards or pile.cards[-1] != (landing.card, e.seat):
+                continue
+            del self._taken_from[id(e)]
+            pile.cards[-1] = (landing.card, lost.seat or "")
+            self._where[id(lost)] = self._where.pop(id(e))
+            self._pending[k] = lost
+            return
 
     def _race_winner(
         self, card: str, loser: str, pile: _Pile, t_play: int, before: int

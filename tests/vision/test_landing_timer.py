@@ -648,3 +648,48 @@ def test_a_card_named_only_as_it_stops_is_timed_from_its_slide_not_from_its_trai
     plays = _play_filmed(True, t_land, sight, start=(ANA_WASTE.x, ANA_WASTE.y))
     assert [(e.seat, e.get("card")) for e in plays] == [("Ana", "AH")]
     assert abs(plays[0].t_ns - t_land) <= plays[0].err_ns <= 4_000_000
+
+
+def test_a_race_winner_seen_landing_after_its_play_was_made_from_the_loser_s_gets_a_play_of_its_own() -> None:
+    # Seed 10's race for the 3C: Ben's 4C slid in unseen at 5.73 s; Cal's landed on it 220 ms later, lay
+    # there and went back to his layout, seen on its way. Cal's play, logged, was then taken for Ben's (the
+    # camera often sees one card land where two did); but Ben's card, seen at rest from two frames after
+    # Cal's was back, shows in the pixels sliding in 220 ms before Cal's: two plays for the referee, as they
+    # were (before, Cal's was lost).
+    cal_waste = LAYOUT.slots[("Cal", "waste", 0)].pose
+    h, w = int(LAYOUT.height_mm), int(LAYOUT.width_mm)
+    table, card, hand = _table(h, w), _card(7), np.full((40, 46), 70, np.uint8)
+    t1 = int(40.3 * PERIOD)
+    t2 = t1 + 220_000_000
+    t3 = t2 + 300_000_000  # Cal's card lifted off the pile
+    t4 = t3 + 380_000_000  # and back in his waste
+    ben_end, cal_end = (F0.x + 14, F0.y + 8), (F0.x, F0.y)
+    legs = (
+        ((BEN_WASTE.x, BEN_WASTE.y), ben_end, t1 - 380_000_000, t1),
+        ((cal_waste.x, cal_waste.y), cal_end, t2 - 380_000_000, t2),
+        (cal_end, (cal_waste.x, cal_waste.y), t3, t4),
+    )
+    tracker = NertsTracker(LAYOUT, Calibration.from_scale(1.0))
+    events: list[TableEvent] = []
+    for k in range(int(t4 / PERIOD) + 40):
+        t = k * PERIOD
+        img = table.copy()
+        ben = _slide(*legs[0][:2], legs[0][2], legs[0][3], t + EXPOSURE // 2)
+        _paste(img, card, ben[0], ben[1], (0, h))
+        leg = legs[1] if t < t3 else legs[2]
+        cal = _slide(*leg[:2], leg[2], leg[3], t + EXPOSURE // 2)
+        _paste(img, card, cal[0], cal[1], (0, h))
+        for start, end, t_lift, t_land in legs:
+            where = _hand(start, end, t_lift, t_land, t + EXPOSURE // 2)
+            if where is not None:
+                _paste(img, hand, where[0], where[1], (0, h))
+        sights = []
+        if t < t1 - 380_000_000 or t > t4 + 2 * PERIOD:
+            sights.append(_whole(_box(ben)))
+        if t < t2 - 5 * PERIOD or t2 + 10 * PERIOD < t < t3 or t > t4 - 8 * PERIOD:
+            sights.append(_whole(_box(cal)))
+        events += tracker.feed(Frame(img, t, k, 0, EXPOSURE), sights)
+    plays = [e for e in events + tracker.flush() if e.type == "foundation_play"]
+    assert [(e.seat, e.get("card")) for e in plays] == [("Ben", "AH"), ("Cal", "AH")]
+    assert abs(plays[0].t_ns - t1) <= plays[0].err_ns <= 8_000_000
+    assert abs(plays[1].t_ns - t2) <= plays[1].err_ns
