@@ -2553,9 +2553,11 @@ class NertsTracker:
         self._nerts_tops: dict[str, str] = {}
         """The card last reported on top of each seat's Nerts pile (:meth:`_watch_nerts_tops`)."""
         self._back_checked: set[int] = set()
+        """Tracks already looked at by :meth:`_back_unseen`."""
+        self._relanded: list[tuple[_Pile, str, int, int]] = []
+        """Foundation tops seen landing again on their pile (:meth:`_race_lost`): pile, face, time and err."""
         self._taken_from: dict[int, TableEvent] = {}
         """A race winner's play made from its loser's (:meth:`_play_taken_back`), by id: the loser's play."""
-        """Tracks already looked at by :meth:`_back_unseen`."""
         self.table.place_of = self._place_of  # type: ignore[method-assign]
 
     # -- places --------------------------------------------------------------------------------
@@ -3049,7 +3051,19 @@ class NertsTracker:
         t = landing.t_ns - self.t0_ns
         if seat_here is None:
             if landing.origin is not None and landing.origin[0] is None:
-                # A card moved within the centre (straightened, or a taken-back card): no play.
+                # A card moved within the centre (straightened, or a taken-back card): no play. The top of its
+                # own pile landing again there, timed from the pixels, may be a race's other card whose
+                # sightings its track took: kept for :meth:`_race_lost`.
+                pile = self._pile_at(landing.x, landing.y)
+                if (
+                    pile is not None
+                    and pile.pid == landing.origin[1]
+                    and pile.cards
+                    and pile.cards[-1][0] == landing.card
+                    and landing.err_ns <= TWIN_ERR_NS
+                ):
+                    self._relanded.append((pile, landing.card, landing.t_ns, landing.err_ns))
+                    del self._relanded[:-RELANDED_KEPT]
                 return None
             pile = self._pile_at(landing.x, landing.y)
             if not _fits(pile, landing.card):
@@ -3273,6 +3287,30 @@ class NertsTracker:
             data: dict[str, Any] = {"card": landing.card, "pile": pile.pid, "from": src}
             data.update(self._lift_fields(landing, t))
             return TableEvent("foundation_play", t, gap + REST_CREEP_NS, seat, data)
+        # Not seen on the pile, its views there taken by the winner's track: that track landing again on its
+        # pile while this card was away, timed from the pixels, was this card landing on it (seed 9's Dee
+        # 6D: Ben's 6D "landed" again at 14.564 s; Dee's landed at 14.565 and went back).
+        lift = landing.lift_t_ns
+        if lift is None:
+            # Its lift unseen: it left after it was last seen where it rested.
+            tr = next((k for k in self.table.tracks if k.tid == landing.track), None)
+            lift = tr.left_t if tr is not None else None
+        for pile, card, t_land, err in reversed(self._relanded):
+            if (
+                card != landing.card
+                or lift is None
+                or not lift < t_land - err
+                or t_land + LOST_RACE_STAY_NS > landing.t_ns
+                or not pile.cards
+                or pile.cards[-1][0] != card
+                or pile.cards[-1][1] == seat
+                or pile.top_t_ns >= t_land - err
+            ):
+                continue
+            t = t_land - self.t0_ns
+            data = {"card": landing.card, "pile": pile.pid, "from": src}
+            data.update(self._lift_fields(landing, t))
+            return TableEvent("foundation_play", t, err, seat, data)
         return None
 
     def _taken_back(self, landing: Landing, seat: str) -> bool:
@@ -3705,6 +3743,8 @@ UNSEEN_PLAYS = 2
 UNSEEN_PLAY_NS = 10 * 1_000_000_000
 """An unseen play is credited to a seat only if a card of its face rested in that seat's layout within
 this long before the card seen landing on the pile."""
+RELANDED_KEPT = 16
+"""Foundation tops seen landing again on their own pile kept for :meth:`NertsTracker._race_lost`."""
 TWIN_ERR_NS = 50_000_000
 """A card seen first at rest on a card of its face is a race's later card only when its landing is timed
 this well (:meth:`NertsTracker._interpret`): the frames' pixels saw it slide in."""

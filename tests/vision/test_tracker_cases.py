@@ -3074,3 +3074,51 @@ def test_a_card_read_in_flight_and_never_at_rest_on_its_pile_is_played(
         (plays[1].t_ns - t_land) / 1e6,
         plays[1].err_ns / 1e6,
     )
+
+
+def test_a_race_loser_whose_views_on_the_pile_went_to_the_winner_is_played_when_the_winner_lands_again() -> (
+    None
+):
+    # Seed 9's Dee 6D: it slid onto Ben's on the pile at 14.565 s and went back to his work pile 3; the
+    # recognizer named it on the pile, but its views went to Ben's resting track, which "landed" again on its
+    # own pile at 14.564 s, timed from the pixels to 2 ms, while Dee's card was away. Back where it came
+    # from, Dee's card lost a race: played at that landing (before, no play). A landing of the top before
+    # the card left is none of its doing. The rule alone, on the landings as the tracker judges them (Ana's
+    # AH and Ben's here).
+    def landed(
+        track: int,
+        t_ms: int,
+        err_ms: int,
+        where: tuple[float, float],
+        origin: tuple[str | None, str, int],
+        lift: int | None,
+    ) -> Landing:
+        return Landing(
+            track,
+            "AH",
+            t_ms * 1_000_000,
+            err_ms * 1_000_000,
+            where[0],
+            where[1],
+            origin,
+            None,
+            None if lift is None else lift * 1_000_000,
+            (where,),
+        )
+
+    for relanded_ms, want in (
+        (1_200, [("Ana", "AH", 1_000), ("Ben", "AH", 1_200)]),
+        (850, [("Ana", "AH", 1_000)]),
+    ):
+        tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+        tracker.feed(Frame(None, 0, 0), [])
+        for landing in (
+            landed(1, 1_000, 3, (F0.x, F0.y), ("Ana", "waste", 0), 620),
+            landed(1, relanded_ms, 2, (F0.x + 3, F0.y + 5), (None, "F1", 0), None),
+            landed(2, 1_600, 10, (BEN_WASTE.x, BEN_WASTE.y), ("Ben", "waste", 0), 900),
+        ):
+            event = tracker._interpret(landing)
+            if event is not None:
+                tracker._add(event, landing)
+        plays = _plays(tracker.flush())
+        assert [(e.seat, e.get("card"), e.t_ns // 1_000_000) for e in plays] == want, relanded_ms
