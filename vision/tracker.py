@@ -162,9 +162,17 @@ the pile (13 held-out hands, video model: four of the 23 plays missed were such 
 reading 294 of 310 plays were right, 287 before, and 15 false events, 16 before)."""
 FLIGHT_SCORE = 0.6
 """Least score of a sighting that says the pile's next card is arriving."""
-UNSURE_STILL_NS = 100_000_000
+UNSURE_STILL_NS = 120_000_000
 """How far back an unsure card's box is looked for in earlier frames to call the card still
-(:meth:`NertsTracker._lay_unsure`): a few frames at 60 fps, two at 20 fps."""
+(:meth:`NertsTracker._lay_unsure`): seven frames at 60 fps, two at 20 fps."""
+UNSURE_STILL_FRAMES = 2
+"""In how many of those frames it must lie where it lies now, at frame periods over :data:`FAST_FRAME_NS`;
+one at shorter ones. A view read so weighs more in a track seen at fewer frames: at 20 fps (the kiosk's
+seed 2) Cal's 5S, read unsure once, whole, between views of its index 40 mm off, kept its track moving,
+and the play it had made was lost; at 60 fps two frames lost two plays of 299 on the 13 held-out hands."""
+FAST_FRAME_NS = 25_000_000
+"""A frame period this short or shorter (40 fps and faster) needs one earlier still view of an unsure card
+(:data:`UNSURE_STILL_FRAMES`)."""
 VOTE_NS = 1_000_000_000
 """How long after a landing the faces named in its card's resting box are counted (see
 :meth:`NertsTracker._voted`)."""
@@ -2745,11 +2753,14 @@ class NertsTracker:
         :data:`UNSURE_STILL_NS`: a card at rest, not one sliding in unread (seed 14's race: Dee's 3C, sliding
         onto Cal's just landed and read as it, fed Cal's track and was lost as a play)."""
         tol = 2 * self.table.rest_px
-        return any(
-            t < t_ns and _same_size(b, box, 0.15) and math.hypot(*robust_shift(b, box)) <= tol
+        still = {
+            t
             for t, boxes in self._unsure_boxes
             for b in boxes
-        )
+            if t < t_ns and _same_size(b, box, 0.15) and math.hypot(*robust_shift(b, box)) <= tol
+        }
+        period = self.table.period_ns or 0
+        return len(still) >= (1 if period <= FAST_FRAME_NS else UNSURE_STILL_FRAMES)
 
     def _as_last_seen(self, s: CardSighting, pile: _Pile, t_ns: int) -> CardSighting:
         """An unsure sighting read as the card whose track was last seen on ``pile`` lately, where that
