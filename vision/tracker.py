@@ -2694,15 +2694,18 @@ class NertsTracker:
         - the recognizer's unsure readings there over the last frames (:attr:`CardSighting.alternatives`)
           name that card: first in most of them (:data:`READ_SHARE`), with a fair mean probability
           (:data:`READ_MEAN`) and twice the pile's top card's; or
-        - that card was named surely over the pile moments before (:data:`FLIGHT_READ_NS`) and is not
-          named surely anywhere else now: the card flew in read and lies there unread. Each such reading
-          renews the memory, so the card stays read while it lies unread on top.
+        - that card was named surely over the pile moments before (:data:`FLIGHT_READ_NS`) and is named
+          surely nowhere in this frame, and the unsure card is the size of a card and lies still
+          (:meth:`_lay_unsure`): the card flew in read and lies there unread. Each such reading renews
+          the memory, so the card stays read while it lies unread on top.
 
         Only one face may go on a pile next, so the question is narrower than naming a card: is it that
         one? A card read so makes a play only as any card first seen at rest does (a face that vanished
         from a layout, or a slide in the pixels), and a card misread for the next one lying still on the
         pile makes none."""
         self._note_arrivals(t_ns, sightings)
+        while self._unsure_boxes and self._unsure_boxes[0][0] < t_ns - UNSURE_STILL_NS:
+            self._unsure_boxes.popleft()
         unsure = [s for s in sightings if s.card == UNKNOWN]
         lo, hi = (share * self.table.card_px2 for share in PILE_FIX_AREA)
         if not unsure or not self.piles:
@@ -2744,27 +2747,28 @@ class NertsTracker:
             if first >= READ_SHARE * n and mean >= READ_MEAN and mean >= 2 * mean_top:
                 read[id(s)] = replace(s, card=nxt, score=mean)
         self._unsure_boxes.append((t_ns, [s.box for s in unsure if lo <= _area(s.box) <= hi]))
-        while self._unsure_boxes and self._unsure_boxes[0][0] < t_ns - UNSURE_STILL_NS:
-            self._unsure_boxes.popleft()
         return [read.get(id(s), s) for s in sightings] if read else sightings
 
     def _lay_unsure(self, box: Box, t_ns: int) -> bool:
         """Whether an unsure card's box lay where it is in an earlier frame of the last
-        :data:`UNSURE_STILL_NS`: a card at rest, not one sliding in unread (seed 14's race: Dee's 3C, sliding
-        onto Cal's just landed and read as it, fed Cal's track and was lost as a play)."""
+        :data:`UNSURE_STILL_NS` (two, under 40 fps: :data:`UNSURE_STILL_FRAMES`): a card at rest, not one
+        sliding in unread (seed 14's race: Dee's 3C, sliding onto Cal's just landed and read as it, fed
+        Cal's track and was lost as a play)."""
         tol = 2 * self.table.rest_px
         still = {
             t
             for t, boxes in self._unsure_boxes
             for b in boxes
-            if t < t_ns and _same_size(b, box, 0.15) and math.hypot(*robust_shift(b, box)) <= tol
+            if t_ns - UNSURE_STILL_NS <= t < t_ns
+            and _same_size(b, box, 0.15)
+            and math.hypot(*robust_shift(b, box)) <= tol
         }
         period = self.table.period_ns or 0
         return len(still) >= (1 if period <= FAST_FRAME_NS else UNSURE_STILL_FRAMES)
 
     def _as_last_seen(self, s: CardSighting, pile: _Pile, t_ns: int) -> CardSighting:
-        """An unsure sighting read as the card whose track was last seen on ``pile`` lately, where that
-        track was last seen when the two boxes are of a size and near: the card still lies as it was last
+        """An unsure sighting read as the card whose track was last seen on ``pile`` lately, given that
+        track's last box when the two boxes are of a size and near: the card still lies as it was last
         read. The recognizer's unsure box (the card's outline, not read by its index) differs from the box
         it gave the card read by its index by pixels, and a track fed the two in turn seems to move (seed
         6's Ana 6H, judged landed 280 ms late, on a pile beside its own)."""
