@@ -41,13 +41,13 @@ from bench_options import add_detector_side  # noqa: E402
 from kiosk.games.referee import TableEvent  # noqa: E402
 from vision.calibration import Calibration, calibrate  # noqa: E402
 from vision.events import Frame  # noqa: E402
+from vision.nerts_tracker import NertsTracker  # noqa: E402
 from vision.simulator.audit import audit_counts, count_filmed_audit  # noqa: E402
 from vision.simulator.camera import CameraModel  # noqa: E402
 from vision.simulator.evaluate import HandScore, cut_logs, score_hand, score_with_audit  # noqa: E402
 from vision.simulator.nerts import ground_truth_log, simulate_nerts  # noqa: E402
 from vision.simulator.noise import perturb  # noqa: E402
 from vision.simulator.render import TableRenderer  # noqa: E402
-from vision.tracker import NertsTracker  # noqa: E402
 
 CPU_SECONDS = [0.0]
 """CPU seconds of recognizer plus tracker over all hands read from pixels."""

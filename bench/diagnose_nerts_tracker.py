@@ -69,6 +69,7 @@ from kiosk.games.referee import LogHeader, TableEvent  # noqa: E402
 from kiosk.replay import replay_events  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.events import Frame  # noqa: E402
+from vision.nerts_tracker import NertsTracker  # noqa: E402
 from vision.simulator.audit import audit_counts, count_filmed_audit  # noqa: E402
 from vision.simulator.camera import CameraModel  # noqa: E402
 from vision.simulator.evaluate import (  # noqa: E402
@@ -81,7 +82,6 @@ from vision.simulator.evaluate import (  # noqa: E402
 from vision.simulator.nerts import ground_truth_log, simulate_nerts  # noqa: E402
 from vision.simulator.noise import perturb  # noqa: E402
 from vision.simulator.render import TableRenderer  # noqa: E402
-from vision.tracker import NertsTracker  # noqa: E402
 
 CAMERA = CameraModel(width=1280, height=720, fps=60.0, shutter="rolling", readout_ms=12.0, exposure_ms=4.0)
 

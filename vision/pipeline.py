@@ -41,7 +41,7 @@ from kiosk.games.referee import TableEvent
 from vision.calibration import Calibration, CalibrationError, TableMat, calibrate
 from vision.errors import VisionError
 from vision.events import Frame
-from vision.tracker import NertsTracker
+from vision.nerts_tracker import NertsTracker
 from vision.video_tracking import FrameTracking, Recognize, VideoError, new_tracker, tracked_game
 
 __all__ = ["LivePipeline", "PipelineError", "build_pipeline", "CALIBRATION_PATIENCE"]

@@ -42,9 +42,9 @@ from vision.events import CardSighting, Frame
 from vision.game_faces import game_faces
 from vision.gnoming_tracker import GnomingTracker
 from vision.layout import GnomingLayout, NertsLayout, RummyLayout, TrickLayout
+from vision.nerts_tracker import NertsTracker
 from vision.recognizer import VIDEO_CLOSER_EVERY, Recognizer
 from vision.rummy_tracker import RummyTracker
-from vision.tracker import NertsTracker
 from vision.trick_tracker import TrickTracker, kierki_fan_tan_deals
 
 __all__ = [

@@ -476,7 +476,7 @@ def _simulated_game(config: KioskConfig) -> Any:
     """The simulated Nerts game (simulator, recognizer, tracker), or None when this build lacks
     the simulator or the tracker (the shipped demo log is replayed instead)."""
     try:
-        import vision.tracker  # noqa: F401
+        import vision.nerts_tracker  # noqa: F401
         from kiosk.app.simulated_table import SimulatedGame, load_recognizer
     except ImportError as exc:
         log.warning("no simulated table (%s): replaying the demo log", exc)

@@ -4,7 +4,7 @@ Bots play a hand of Nerts on the simulator's table (:mod:`vision.simulator.nerts
 the simulator renders what the overhead camera would film, frame by frame; the
 camera thread calibrates on the mat's markers (:func:`vision.calibration.calibrate`),
 reads each frame through the card recognizer (:class:`vision.recognizer.Recognizer`)
-and the tracker (:class:`vision.tracker.NertsTracker`), and puts the table events
+and the tracker (:class:`vision.nerts_tracker.NertsTracker`), and puts the table events
 on the app's queue, where they are logged and refereed like a real camera's.
 
 What a camera cannot see comes from the bots' buttons, as at a real table: the
@@ -225,7 +225,7 @@ class SimulatedTable:
         if self._tracker is not None:
             return
         from vision.calibration import calibrate
-        from vision.tracker import NertsTracker
+        from vision.nerts_tracker import NertsTracker
 
         self._tracker = NertsTracker(self.sim.layout, calibrate(frame.image), piles=self.piles)
 

@@ -23,7 +23,7 @@ from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
 from vision.landing_timer import FrameHistory, _fit, _Match, at_rest_since, rest_interval, time_landing
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout
-from vision.tracker import NertsTracker
+from vision.nerts_tracker import NertsTracker
 
 PERIOD = 16_666_667
 EXPOSURE = 4_000_000

@@ -16,12 +16,13 @@ from kiosk.replay import replay_events
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
 from vision.layout import NertsLayout
+from vision.nerts_tracker import NertsTracker
 from vision.simulator.camera import CameraModel
 from vision.simulator.evaluate import merged_log, score_hand
 from vision.simulator.nerts import NertsSimulation, ground_truth_log, simulate_nerts
 from vision.simulator.noise import perturb
 from vision.simulator.render import TableRenderer
-from vision.tracker import MIN_ERR_NS, NertsTracker, Observation, estimate_landing, robust_shift
+from vision.tracker import MIN_ERR_NS, Observation, estimate_landing, robust_shift
 
 Box = tuple[float, float, float, float]
 

@@ -22,7 +22,8 @@ from tests.vision.flights import flight as _flight
 from vision.calibration import Calibration
 from vision.events import CardSighting, Frame
 from vision.layout import CARD_H_MM, CARD_W_MM, NertsLayout
-from vision.tracker import MOVE_CREEP_NS, REST_CREEP_NS, Landing, NertsTracker
+from vision.nerts_tracker import NertsTracker
+from vision.tracker import MOVE_CREEP_NS, REST_CREEP_NS, Landing
 
 SEATS = ["Ana", "Ben", "Cal", "Dee"]
 PERIOD = 16_666_667
@@ -3001,7 +3002,7 @@ def test_the_earlier_of_two_race_plays_that_flew_too_fast_takes_the_later_ones_s
     # tracker's own queue of held-back plays and its pile as it stands when the later play is made.
     from decimal import Decimal
 
-    from vision.tracker import _Pile
+    from vision.nerts_tracker import _Pile
 
     tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
     pile = _Pile("F3", 500.0, 400.0, cards=[("AD", "Cal"), ("2D", "Ana"), ("2D", "Dee")])

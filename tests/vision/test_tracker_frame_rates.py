@@ -9,10 +9,10 @@ import pytest
 
 from vision.calibration import calibrate
 from vision.events import Frame
+from vision.nerts_tracker import NertsTracker
 from vision.simulator.camera import CameraModel
 from vision.simulator.nerts import simulate_nerts
 from vision.simulator.render import TableRenderer
-from vision.tracker import NertsTracker
 
 SECONDS = 9.0
 
