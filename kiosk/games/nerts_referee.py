@@ -575,7 +575,9 @@ class NertsReferee(Referee):
                 # no card taken off a foundation (§5 rule 3). The layout never lost it.
                 hand.refused[card] = (pid, src)
                 return
-            duty = self._duty_problem(lay, ace=card.rank is Rank.ACE and pid not in hand.piles)
+            # Any Ace played to a foundation is an Ace played to the centre (aces_compulsory, §11), also
+            # one landing on a pile another seat's Ace just started: that is a race (§6.1), not a skip.
+            duty = self._duty_problem(lay, ace=card.rank is Rank.ACE)
             if duty:
                 self._breach(e, "illegal_play", f"{name}: {duty}. {name}, take back {card.display()}", seat)
                 hand.refused[card] = (pid, src)
