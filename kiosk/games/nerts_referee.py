@@ -294,7 +294,9 @@ class NertsReferee(Referee):
         the game) names a pile, and is ruled ``after_hand`` (``after_game``), not a malformed line."""
 
     def _rule(self, t: int, kind: str, text: str, seats: Sequence[int] = ()) -> None:
-        r = Ruling(t, kind, text, tuple(self.seats[s] for s in seats))
+        # Each seat the ruling concerns once: a partnership's two jokers may tie or race each other
+        # (§9, §10), and the seat is one seat however many of its cards the ruling names.
+        r = Ruling(t, kind, text, tuple(self.seats[s] for s in dict.fromkeys(seats)))
         self.rulings.append(r)
         self._new.append(r)
 

@@ -13,7 +13,7 @@ import pytest
 from tests.games.replay_logs import replay
 from tests.games.test_nerts_blackbox8 import _deck
 from tests.games.test_nerts_blackbox8 import _log as _full_log
-from tests.games.test_nerts_blackbox9 import _ev
+from tests.games.test_nerts_blackbox9 import _ev, _log
 from tests.games.test_nerts_blackbox12 import _play
 
 
@@ -55,3 +55,27 @@ def test_an_ace_racing_for_a_pile_is_a_race_under_aces_compulsory(tmp_path: Path
     else:
         assert _races(report) == [("1.02", "race", ["Ana", "Ben"])]
         assert (hand["foundation"], hand["nerts"]) == ({"Ana": 2, "Ben": 0}, {"Ana": 11, "Ben": 13})
+
+
+def test_a_partnerships_two_jokers_tying_name_the_seat_once(tmp_path: Path) -> None:
+    """§10: partners form one seat with one deck, so with ``jokers = 2`` T1's two partners may each play
+    one of its jokers; both declared 5♥ landing 10 ms apart on a pile at level 4 are an obvious tie
+    (§6.1, both stand and score for T1), and T2's 5♥ 20 ms after the first joins the tie. A ruling's
+    ``seats`` are the seats it concerns (docs/table-log.md), each seat once: T1 is one seat however
+    many of its cards tied."""
+    events = [
+        _ev(0, "hand_start"),
+        _play(1, "T2", "AH", "F1"),
+        _play(2, "T2", "2H", "F1"),
+        _play(3, "T3", "3H", "F1"),
+        _play(4, "T3", "4H", "F1"),
+        _play(5.00, "T1", "JOKER", "F1", actor="Ana", t_lift=4.5, **{"as": "5H"}),
+        _play(5.01, "T1", "JOKER", "F1", actor="Ben", t_lift=4.6, **{"as": "5H"}),
+        _play(5.02, "T2", "5H", "F1", t_lift=4.7),
+        _play(6, "T3", "6H", "F1"),
+        _ev(9, "call", "T2", nerts_left=0),
+    ]
+    report = replay(tmp_path, _log(events, ("T1", "T2", "T3"), jokers=2))
+    assert _races(report) == [("5.01", "tie", ["T1"]), ("5.02", "tie", ["T1", "T2"])]
+    assert report["extra"]["hands"][0]["foundation"] == {"T1": 2, "T2": 3, "T3": 3}
+    assert _breaches(report) == []
