@@ -79,3 +79,48 @@ def test_a_partnerships_two_jokers_tying_name_the_seat_once(tmp_path: Path) -> N
     assert _races(report) == [("5.01", "tie", ["T1"]), ("5.02", "tie", ["T1", "T2"])]
     assert report["extra"]["hands"][0]["foundation"] == {"T1": 2, "T2": 3, "T3": 3}
     assert _breaches(report) == []
+
+
+def _on_pile(t: float, seat: str, card: str, pile: int | str, **more: Any) -> dict[str, Any]:
+    """A foundation play onto ``pile`` as the camera names it: a number or text."""
+    return _ev(t, "foundation_play", seat, card=card, pile=pile, **more)
+
+
+def _clubs_to_eight(pile: int, start: float) -> list[dict[str, Any]]:
+    """A♣ to 8♣ on ``pile``, Ana's and Dee's cards in turn, half a second apart."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8"]
+    seats = ["Ana", "Dee"] if pile == 1 else ["Dee", "Ana"]
+    return [_on_pile(start + i / 2, seats[i % 2], r + "C", pile) for i, r in enumerate(ranks)]
+
+
+@pytest.mark.parametrize("pile_id", [1, "1"], ids=["number", "text"])
+@pytest.mark.parametrize("back", [True, False], ids=["returned", "redirected"])
+def test_example_4_with_numbered_piles_the_loser_returns_from_pile_1(
+    tmp_path: Path, pile_id: int | str, back: bool
+) -> None:
+    """§14 Example 4 on a table whose camera numbers its piles 1 and 2 (docs/table-log.md: ``pile`` is
+    any id the camera gives the pile). Cal's 9♣ loses the race for pile 1 to Ben's by 350 ms and must
+    go back to his waste (§6.1). A ``move`` from pile 1 to the waste is that return (docs: a move whose
+    ``from`` names a foundation pile, for the card that pile just refused, back to its own source), so
+    Cal may then play it on the other ♣ pile at level 8 and it scores. Played there straight from pile
+    1 it was redirected without going back (§6.1 ruling): ``redirected``, and it does not score. The
+    id ``1`` names pile 1 here, not work pile 1 (the log's sources are nerts, waste, work1..)."""
+    events = [
+        _ev(0, "hand_start"),
+        *_clubs_to_eight(1, 1),
+        *_clubs_to_eight(2, 6),
+        _on_pile(20.1, "Ben", "9C", 1, **{"from": "waste"}),
+        _on_pile(20.45, "Cal", "9C", pile_id, **{"from": "waste"}),
+    ]
+    if back:
+        events.append(_ev(20.8, "move", "Cal", card="9C", to="waste", **{"from": pile_id}))
+    events += [_on_pile(21, "Cal", "9C", 2, **{"from": "waste" if back else pile_id}), _ev(30, "call", "Ana")]
+    report = replay(tmp_path, _log(events, ("Ana", "Ben", "Cal", "Dee")))
+    assert _races(report) == [("20.45", "race", ["Ben", "Cal"])]
+    found = report["extra"]["hands"][0]["foundation"]
+    if back:
+        assert _breaches(report) == []
+        assert found == {"Ana": 8, "Ben": 1, "Cal": 1, "Dee": 8}
+    else:
+        assert _breaches(report) == [("21", "redirected")]
+        assert found == {"Ana": 8, "Ben": 1, "Cal": 0, "Dee": 8}
