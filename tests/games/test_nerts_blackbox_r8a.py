@@ -5,12 +5,14 @@ Each case is a log an independent tester could write from ``rules/nerts.md`` and
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.games.replay_logs import replay
+from tests.games.replay_logs import ROOT, replay, write_log
 from tests.games.test_nerts_blackbox8 import _deck
 from tests.games.test_nerts_blackbox8 import _log as _full_log
 from tests.games.test_nerts_blackbox9 import _ev, _log
@@ -124,3 +126,19 @@ def test_example_4_with_numbered_piles_the_loser_returns_from_pile_1(
     else:
         assert _breaches(report) == [("21", "redirected")]
         assert found == {"Ana": 8, "Ben": 1, "Cal": 0, "Dee": 8}
+
+
+def test_a_one_seat_log_is_refused_naming_the_rule_not_the_seat_pickers_limit(tmp_path: Path) -> None:
+    """§2: "two or more seats. The rules set no upper limit" (docs/table-log.md: the header names two
+    or more seats, with no upper limit). A one-seat header is malformed (exit status 2, naming line 1),
+    and the error says what the rules ask, not the seat picker's "2 to 12" that a log may exceed."""
+    log = write_log(tmp_path / "one.jsonl", _log([_ev(0, "hand_start")], ("Ana",)))
+    run = subprocess.run(
+        [sys.executable, "-m", "kiosk", "replay", str(log), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 2
+    assert "line 1" in run.stderr and "two or more seats, got 1" in run.stderr
+    assert "12" not in run.stderr.replace(str(log), "")
