@@ -173,7 +173,8 @@ class NertsGame(Game):
         # §2: two or more seats, and "the rules set no upper limit": only the table and the camera
         # set one, so a table log of more seats than the seat picker offers is refereed all the same.
         if n < self.min_seats:
-            super()._check_seat_count(n)
+            # Said as §2 says it: the seat picker's largest table is no limit of the rules.
+            raise InvalidActionError(f"{self.title} takes two or more seats, got {n}", input=str(n))
 
     def new_initial_state(self) -> NertsState:
         return NertsState(self)

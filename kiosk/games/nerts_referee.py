@@ -26,6 +26,7 @@ The event types and their fields are documented, each with an example, in
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +76,8 @@ _SOURCES = {"nerts": "N", "n": "N", "waste": "W", "w": "W"}
 _BACKWARD = {**_SOURCES, "stock": "S"}
 """Places a card may not be moved to (§6 forbidden moves), but where a refused card returns."""
 _PLACE = {"N": "Nerts pile", "W": "waste", "S": "stock"}
+_DOCUMENTED_SOURCE = re.compile(r"nerts|waste|stock|work\d+")
+"""The source names of docs/table-log.md (``from``): a pile id spelt like one is read as the source."""
 _STOCK_TEXT = ("{name}'s {card} came from the stock: a stock card is never available (turn it onto the "
                "waste first). {name}, put it back")
 
@@ -294,7 +297,9 @@ class NertsReferee(Referee):
         the game) names a pile, and is ruled ``after_hand`` (``after_game``), not a malformed line."""
 
     def _rule(self, t: int, kind: str, text: str, seats: Sequence[int] = ()) -> None:
-        r = Ruling(t, kind, text, tuple(self.seats[s] for s in seats))
+        # Each seat the ruling concerns once: a partnership's two jokers may tie or race each other
+        # (§9, §10), and the seat is one seat however many of its cards the ruling names.
+        r = Ruling(t, kind, text, tuple(self.seats[s] for s in dict.fromkeys(seats)))
         self.rulings.append(r)
         self._new.append(r)
 
@@ -575,7 +580,9 @@ class NertsReferee(Referee):
                 # no card taken off a foundation (§5 rule 3). The layout never lost it.
                 hand.refused[card] = (pid, src)
                 return
-            duty = self._duty_problem(lay, ace=card.rank is Rank.ACE and pid not in hand.piles)
+            # Any Ace played to a foundation is an Ace played to the centre (aces_compulsory, §11), also
+            # one landing on a pile another seat's Ace just started: that is a race (§6.1), not a skip.
+            duty = self._duty_problem(lay, ace=card.rank is Rank.ACE)
             if duty:
                 self._breach(e, "illegal_play", f"{name}: {duty}. {name}, take back {card.display()}", seat)
                 hand.refused[card] = (pid, src)
@@ -871,6 +878,10 @@ class NertsReferee(Referee):
         """The foundation pile a card was taken from, when ``from`` names one of this hand's piles
         rather than a layout source (the raw text, else None)."""
         hand = self.hand
+        if isinstance(text, int) and not isinstance(text, bool):
+            # A pile id may be a whole number (docs/table-log.md: any id the camera gives the pile), and
+            # a pile logged as 3 is the pile "3" (see _pile_id).
+            text = str(text)
         if not isinstance(text, str):
             return None
         if hand is None:
@@ -883,11 +894,10 @@ class NertsReferee(Referee):
             # no pile, but its return names that id all the same. A pile of the hand scored last still
             # names a pile: a move off it logged late, in the next hand, is refereed, not malformed.
             return None
-        try:
-            self._source(text)
-        except InvalidActionError:
-            return text
-        return None
+        # The text names a pile, so it is that pile unless it is one of the source names the log format
+        # gives (nerts, waste, work1..): a camera that numbers its piles 1, 2, .. names pile 1 with "1",
+        # which only the parser's shorthand also reads as work pile 1 (docs/table-log.md foundation_play).
+        return None if _DOCUMENTED_SOURCE.fullmatch(text.strip().lower()) else text
 
     def _from_foundation(self, e: TableEvent, hand: _Hand, seat: int, card: Card, pid: str, dest: str,
                          back_to: str | None = None) -> None:
