@@ -778,6 +778,18 @@ class NertsTracker:
                 # track that tells it better.
                 return None
             if (
+                pile.cards
+                and pile.cards[-1] == (landing.card, seat)
+                and landing.t_ns - pile.top_t_ns >= SAME_PLAY_NS
+                and landing.card != "JOKER"
+            ):
+                # Landing a second or more after this seat's card of its face became the pile's top: that
+                # card seen again (a hand over it shifted its boxes), not a play: a seat holds one card of
+                # each face (a joker aside: two may be dealt), and a card taken back after losing a race
+                # could not go on a card of its face (a fresh hand, seed 16: Ben's 2S "played" again on
+                # itself 1.5 s later).
+                return None
+            if (
                 landing.origin is None
                 and pile.cards
                 and pile.cards[-1][0] == landing.card

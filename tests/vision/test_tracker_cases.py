@@ -3123,3 +3123,32 @@ def test_a_race_loser_whose_views_on_the_pile_went_to_the_winner_is_played_when_
                 tracker._add(event, landing)
         plays = _plays(tracker.flush())
         assert [(e.seat, e.get("card"), e.t_ns // 1_000_000) for e in plays] == want, relanded_ms
+
+
+def test_a_pile_s_top_landing_again_long_after_its_play_is_no_second_play() -> None:
+    # A fresh hand, seed 16: Ben's 2S, played on a pile at 9.4 s, was followed by a new track from 10.56 s (a
+    # hand over it shifted its boxes) that "landed" on the pile at 10.94 s from Ben's side: a second play of
+    # the card by the seat whose card of that face is the pile's top. A seat holds one card of each face, and
+    # one taken back after losing a race cannot go on a card of its face: the card seen again, whenever.
+    # The rule alone, on the landings as the tracker judges them.
+    def landed(
+        track: int, t_ms: int, where: tuple[float, float], origin: tuple[str | None, str, int]
+    ) -> Landing:
+        return Landing(
+            track, "AH", t_ms * 1_000_000, 5_000_000, where[0], where[1], origin, None, None, (where,)
+        )
+
+    for again_ms in (1_400, 2_500, 6_000):
+        tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+        tracker.feed(Frame(None, 0, 0), [])
+        for landing in (
+            landed(1, 1_000, (F0.x, F0.y), ("Ana", "waste", 0)),
+            landed(2, again_ms, (F0.x + 4, F0.y + 6), ("Ana", "zone", 0)),
+        ):
+            event = tracker._interpret(landing)
+            if event is not None:
+                tracker._add(event, landing)
+        plays = _plays(tracker.flush())
+        assert [(e.seat, e.get("card"), e.t_ns // 1_000_000) for e in plays] == [("Ana", "AH", 1_000)], (
+            again_ms
+        )
