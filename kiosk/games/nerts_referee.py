@@ -1461,11 +1461,14 @@ class NertsReferee(Referee):
             and not hand.tracked and hand.phase in ("called", "stalemate") and not hand.counts,
         )
 
-    def _corrected_rows(self, *more: Sequence[int]) -> list[list[int]]:
+    def _corrected_rows(self, *more: Sequence[int], before: int | None = None) -> list[list[int]]:
         """The scored hands (and ``more``, a hand scored only for the report) with the score
-        corrections logged so far applied."""
+        corrections logged so far applied; with ``before``, only those logged before that many game
+        events."""
         rows = [list(h) for h in (*self.hand_scores, *more)]
-        for fix in self._corrections:
+        for i, fix in enumerate(self._corrections):
+            if before is not None and self._correction_at[i] >= before:
+                continue
             if int(fix.data["hand"]) <= len(rows):
                 rows[int(fix.data["hand"]) - 1][self.seat_index(fix.seat)] = int(fix.data["score"])
         return rows
@@ -1513,7 +1516,7 @@ class NertsReferee(Referee):
             rep.rulings = [r for r in rep.rulings if r.kind != "game_end"]
             return rep
         rows = [[scores.get(name, 0) for name in self.seats] for scores in rep.hands]
-        over, winners, _, _ = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
+        over, winners, reached, totals = _decide_end(rows, self.opts.target_score, self.opts.tie_break)
         rep.finished = over
         rep.winners = [self.seats[w] for w in winners]
         if over:
@@ -1522,6 +1525,23 @@ class NertsReferee(Referee):
         else:
             text = ""
         sync_end_ruling(rep, "game_end", text, max(c.t_ns for c in self._corrections))
+        played = len(self._events)
+        late = [c.t_ns for i, c in enumerate(self._corrections) if self._correction_at[i] >= played]
+        if scored_here and late and not over and reached:
+            # The hand the log leaves open was scored at its last game event, before these corrections:
+            # one that turns the end it announced into a tie for the lead announces that tie at its own
+            # time, as it would after a hand_end (see _settle_end).
+            assert self.hand is not None
+            open_scores = self._hand_result(self.hand)[0]
+            early = _decide_end(self._corrected_rows(open_scores, before=played),
+                                self.opts.target_score, self.opts.tie_break)
+            tie = _end_ruling(self.seats, over, winners, reached, totals)
+            if early[:3] != (over, winners, reached) and tie is not None:
+                at = len(rep.rulings)
+                while at > 0 and rep.rulings[at - 1].t_ns > max(late):
+                    at -= 1
+                seats = tuple(self.seats[s] for s in tie[2])
+                rep.rulings.insert(at, Ruling(max(late), tie[0], tie[1], seats))
         if over:
             # The game ends once: a win announced before a correction undid it (the table played on)
             # is dropped (docs/table-log.md), and the last game_end, brought up to date, stands.
@@ -1545,7 +1565,10 @@ class NertsReferee(Referee):
             totals = [a + b for a, b in zip(totals, scores, strict=True)]
             # Scored as a hand_end would score it (docs/table-log.md): its audit, its scores, and the end
             # of the game or a tie for the lead (§8.1), announced with the rest.
-            ends = self._end_rulings(hand.number, scores, self._corrected_rows(scores))
+            # A correction logged after that event comes after this scoring (see report()): the end of
+            # the game it brings is announced at its own time (docs/table-log.md), not here.
+            ends = self._end_rulings(hand.number, scores,
+                                     self._corrected_rows(scores, before=len(self._events)))
             for kind, text, seats in [*(x for x in extra if x[0] == "audit"), *ends]:
                 # At the last game event: a later undo or note is no part of the hand.
                 rulings.append(Ruling(self._t_fed, kind, text, tuple(self.seats[s] for s in seats)))

@@ -59,10 +59,11 @@ def test_a_correction_logged_between_the_call_and_hand_end_is_shown_before_the_h
     assert report["hands"] == [{"Ana": 12, "Ben": 9}]
     assert (report["finished"], report["winners"]) == (True, ["Ana"])
     # Logged after the last game event with no hand_end, the hand is scored at that event (the count),
-    # and the correction follows that scoring, as it followed the count in the log.
+    # and the correction follows that scoring, as it followed the count in the log; the end of the game
+    # it brings is announced at its time (docs/table-log.md: "at the correction's time").
     stops = replay(tmp_path, _log(seats, events[:-1], target_score=10))
     assert [(r["t"], r["kind"]) for r in stops["rulings"] if r["kind"] != "audit"] == [
-        ("0", "hand_start"), ("1", "call"), ("2", "hand_end"), ("2", "game_end"), ("3", "correction")]
+        ("0", "hand_start"), ("1", "call"), ("2", "hand_end"), ("3", "correction"), ("3", "game_end")]
     assert stops["hands"] == [{"Ana": 12, "Ben": 9}]
 
 
