@@ -54,25 +54,29 @@ class KierkiOptions(Options):
         (2, 5, 7), "deals (1 to 7) in which a heart may not be led while the leader holds a non-heart"
     )
     deal5_lead_ban_scope: str = option(
-        "all_hearts", "in deal 5 ban every heart lead, or only the lead of KH while holding another card",
+        "all_hearts",
+        "in deal 5 ban every heart lead, or only the lead of KH while holding another card",
         choices=("all_hearts", "king_of_hearts_only"),
     )
     hearts_broken_lifts_ban: bool = option(
         False, "the heart-lead ban ends for the rest of the deal once a heart has been played to a trick"
     )
     king_of_hearts_forced_discard: bool = option(
-        False, "in deal 5 the holder of KH must play it when void in the suit led, or on a heart lead "
-        "once AH is in the trick"
+        False,
+        "in deal 5 the holder of KH must play it when void in the suit led, or on a heart lead "
+        "once AH is in the trick",
     )
     deal6_penalty_tricks: str = option(
-        "7,13 @ 75", "which tricks are penalised in deal 6 (and in the robber); the deal total stays -150",
+        "7,13 @ 75",
+        "which tricks are penalised in deal 6 (and in the robber); the deal total stays -150",
         choices=DEAL6_CHOICES,
     )
     stop_when_penalties_exhausted: bool = option(
         False, "deals 2 to 5 stop once every penalty card has been taken (the rest are then shown)"
     )
     trump_chooser: str = option(
-        "dealer_after_five", "who names trumps in deals 8 to 11: the dealer after the first cards, or the "
+        "dealer_after_five",
+        "who names trumps in deals 8 to 11: the dealer after the first cards, or the "
         "player left of the dealer after the full deal (that player leads)",
         choices=("dealer_after_five", "left_of_dealer_full_hand"),
     )
@@ -83,26 +87,31 @@ class KierkiOptions(Options):
         False, "in deals 8 to 11 a player void in the suit led must trump if able (no duty to overtrump)"
     )
     fan_tan_start_rank: str = option(
-        "7", "the rank that starts each Fan Tan row; first_card: the first card played sets it",
+        "7",
+        "the rank that starts each Fan Tan row; first_card: the first card played sets it",
         choices=("7", "8", "first_card"),
     )
     fan_tan_ace: str = option(
         "high", "high: Fan Tan rows run 2 .. K A; low: they run A 2 .. K", choices=("high", "low")
     )
     fan_tan_opening: str = option(
-        "left_of_dealer", "who opens Fan Tan: the player left of the dealer, or the holder of a named "
-        "card such as 7D, who plays it first"
+        "left_of_dealer",
+        "who opens Fan Tan: the player left of the dealer, or the holder of a named "
+        "card such as 7D, who plays it first",
     )
     fan_tan_rounds: int = option(
         1, "how many times the Fan Tan deal is played (4 rounds pay 200 and 125 each)", choices=(1, 4)
     )
     fan_tan_prizes: tuple[int, ...] = option(
-        (800, 500), "prizes for the first and second player out, per round; with 4 rounds the default "
-        "becomes 200, 125; other values break the zero-sum check"
+        (800, 500),
+        "prizes for the first and second player out, per round; with 4 rounds the default "
+        "becomes 200, 125; other values break the zero-sum check",
     )
     revoke_policy: str = option(
-        "flag_only", "when a revoke, banned lead or illegal pass is proven: flag it for the table, or "
-        "discard the deal and deal it again", choices=("flag_only", "replay_deal"),
+        "flag_only",
+        "when a revoke, banned lead or illegal pass is proven: flag it for the table, or "
+        "discard the deal and deal it again",
+        choices=("flag_only", "replay_deal"),
     )
     tie_break: str = option(
         "shared", "equal final scores share the place (no tie-break)", choices=("shared",)
@@ -113,12 +122,16 @@ class KierkiOptions(Options):
         if isinstance(bans, str):
             # A list option may be written as a comma string ("2, 5, 7", with or without the
             # brackets of §12's default): it means the same deal numbers as the JSON list.
-            parts = [p.strip() for p in bans.strip().removeprefix("[").removesuffix("]").split(",")]
+            inner = bans.strip().removeprefix("[").removesuffix("]").strip()
+            # §12 allows any subset of 1..7, the empty one too: with no numbers the string
+            # ("" or "[]") is the empty list, no deal with a ban.
+            parts = [p.strip() for p in inner.split(",")] if inner else []
             if all(p.isdecimal() for p in parts):
                 bans = tuple(int(p) for p in parts)
                 object.__setattr__(self, "heart_lead_ban_deals", bans)
-        if not isinstance(bans, tuple) or not all(isinstance(d, int) and not isinstance(d, bool)
-                                                  for d in bans):
+        if not isinstance(bans, tuple) or not all(
+            isinstance(d, int) and not isinstance(d, bool) for d in bans
+        ):
             raise InvalidActionError(
                 f"option 'heart_lead_ban_deals' must be a list of deal numbers, got {bans!r}",
                 input=repr(bans),
@@ -141,8 +154,11 @@ class KierkiOptions(Options):
             if len(parts) == 2 and all(p.isdecimal() for p in parts):
                 prizes = (int(parts[0]), int(parts[1]))
                 object.__setattr__(self, "fan_tan_prizes", prizes)
-        if (not isinstance(prizes, tuple) or len(prizes) != 2
-                or not all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in prizes)):
+        if (
+            not isinstance(prizes, tuple)
+            or len(prizes) != 2
+            or not all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in prizes)
+        ):
             raise InvalidActionError(
                 f"option 'fan_tan_prizes' must be two positive whole numbers, e.g. [800, 500], "
                 f"got {prizes!r}",
@@ -154,7 +170,8 @@ class KierkiOptions(Options):
             if start != "first_card" and card is not None and card.rank != Rank(int(start)):
                 raise InvalidActionError(
                     f"option 'fan_tan_opening' {self.fan_tan_opening!r} does not start a row: rows start "
-                    f"with rank {start}", input=self.fan_tan_opening,
+                    f"with rank {start}",
+                    input=self.fan_tan_opening,
                 )
 
     @property
@@ -167,7 +184,8 @@ class KierkiOptions(Options):
         except InvalidActionError:
             raise InvalidActionError(
                 f"option 'fan_tan_opening' must be 'left_of_dealer' or a card such as '7D', "
-                f"got {self.fan_tan_opening!r}", input=self.fan_tan_opening,
+                f"got {self.fan_tan_opening!r}",
+                input=self.fan_tan_opening,
             ) from None
         if card.is_joker or card.deck:
             raise InvalidActionError(
