@@ -28,6 +28,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import IO, Any
 
@@ -195,7 +196,7 @@ class EventStore:
                 "INSERT INTO events (session, seq, t_ns, err_ns, type, seat, data) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (self.session_id, seq, event.t_ns, event.err_ns, event.type, event.seat,
-                 json.dumps(dict(event.data), ensure_ascii=False)),
+                 json.dumps(dict(event.data), ensure_ascii=False, default=_stored_number)),
             )
         except sqlite3.DatabaseError as exc:
             # A full disk or a failing card: the event is not in the store, so it must not be refereed.
@@ -287,3 +288,10 @@ def list_sessions(path: str | Path) -> list[SessionInfo]:
     finally:
         conn.close()
 
+
+def _stored_number(value: Any) -> float:
+    """A Decimal in an event's data (a time read exactly from a log, ``t_lift``) as the JSON number the
+    store keeps: a float, exact to the nanosecond for any session the kiosk runs (under about 97 days)."""
+    if isinstance(value, Decimal):
+        return float(value)
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
