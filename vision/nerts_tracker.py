@@ -99,10 +99,25 @@ class _Pile:
     """(card, seat) from the bottom up."""
     top_t_ns: int = -(1 << 62)
     """When its top card landed (tracker time; unknown for a resumed game's pile)."""
+    landed_ns: list[int] = field(default_factory=list)
+    """When each of its last ``len(landed_ns)`` cards landed, from the bottom up (a resumed game's cards have
+    no time)."""
     rough: bool = False
     """Placed where its first card's corner index rested (the card seen by it alone), up to half a card's
     diagonal off the card's centre: moved to the card when it shows whole (see
     :meth:`NertsTracker._locate_piles`)."""
+
+    def top_at(self, t_ns: int) -> tuple[str, str] | None:
+        """The card that was its top at ``t_ns``, or None when the landings known do not tell.
+
+        >>> p = _Pile("F1", 0, 0, [("4S", "Ana"), ("5S", "Ben")], landed_ns=[100, 200])
+        >>> p.top_at(150), p.top_at(250), p.top_at(50)
+        (('4S', 'Ana'), ('5S', 'Ben'), None)
+        """
+        for k in range(1, len(self.landed_ns) + 1):
+            if self.landed_ns[-k] <= t_ns:
+                return self.cards[-k]
+        return None
 
 
 class NertsTracker:
@@ -805,6 +820,7 @@ class NertsTracker:
             self._unseen_plays(pile, landing)
             pile.cards.append((landing.card, seat))
             pile.top_t_ns = landing.t_ns
+            pile.landed_ns.append(landing.t_ns)
             data: dict[str, Any] = {"card": landing.card, "pile": pile.pid}
             src = self._source_name(landing.origin)
             if src is not None:
@@ -886,13 +902,16 @@ class NertsTracker:
         if src is None:
             return None
         for pile in self.piles:
-            if not pile.cards or pile.cards[-1][0] != landing.card or pile.cards[-1][1] == seat:
+            if not pile.cards:
                 continue
             there = [t for t, x, y in landing.route if math.hypot(x - pile.x, y - pile.y) < CARD_H_MM / 2]
             if len(there) < LOST_RACE_SIGHTINGS or there[-1] - there[0] < LOST_RACE_STAY_NS:
                 continue
-            if pile.top_t_ns >= there[0]:
-                # The winner landed after this card got there: the tracker saw one card land, not a race lost.
+            # The pile's top when it got there, which a later card may cover by the time it is back (seed 19
+            # of a fresh set: Ana's 5C lost to Ben's, and Dee's 6C landed on Ben's before Ana's was home). Not
+            # a winner that landed after it got there: the tracker saw one card land, not a race lost.
+            top = pile.top_at(there[0]) or (pile.cards[-1] if pile.top_t_ns < there[0] else None)
+            if top is None or top[0] != landing.card or top[1] == seat:
                 continue
             before = [t for t, _, _ in landing.route if t < there[0]]
             # It landed about when first seen there: after its last view on the way, and before its last few
@@ -1140,6 +1159,8 @@ class NertsTracker:
             if retime and landing.err_ns < e.err_ns and not lay_here:
                 t, err = landing.t_ns - self.t0_ns, landing.err_ns
                 pile.top_t_ns = landing.t_ns
+                if pile.landed_ns:
+                    pile.landed_ns[-1] = landing.t_ns
             merged = TableEvent("foundation_play", t, err, e.seat, data)
             self._where[id(merged)] = self._where.pop(id(e), (landing.x, landing.y, landing.track))
             self._pending[k] = merged
@@ -1240,6 +1261,7 @@ class NertsTracker:
             err = max(t - lo, hi - t)
             pile.cards.append((card, seat))
             pile.top_t_ns = after = t
+            pile.landed_ns.append(t)
             data = {"card": card, "pile": pile.pid}
             if seat:
                 self._pending.append(TableEvent("foundation_play", t - self.t0_ns, err, seat, data))

@@ -11,6 +11,7 @@ import json
 import math
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -3152,3 +3153,37 @@ def test_a_pile_s_top_landing_again_long_after_its_play_is_no_second_play() -> N
         assert [(e.seat, e.get("card"), e.t_ns // 1_000_000) for e in plays] == [("Ana", "AH", 1_000)], (
             again_ms
         )
+
+
+def test_a_race_loser_back_home_after_a_later_card_covered_the_winner_is_played() -> None:
+    # A fresh hand, seed 19: Ana's 5C lay on Ben's on the pile from 14.81 s to 14.96 s and went back to her
+    # Nerts pile; Dee's 6C landed on Ben's 5C at 15.10 s, before hers was home at 15.21 s. The race lost is
+    # judged by the pile's top when her card got there, not by its top when it is back (before, no play).
+    # The rule alone, on the landings as the tracker judges them.
+    def landed(
+        track: int, card: str, t_ms: int, where: tuple[float, float], origin: tuple[str | None, str, int]
+    ) -> Landing:
+        return Landing(
+            track, card, t_ms * 1_000_000, 5_000_000, where[0], where[1], origin, None, None, (where,)
+        )
+
+    home, pile = (ANA_WASTE.x, ANA_WASTE.y), (F0.x, F0.y)
+    there = tuple((t * 1_000_000, pile[0] + 2, pile[1] + 1) for t in (1_300, 1_350, 1_400, 1_450))
+    route = ((1_150_000_000, *home), *there, (1_700_000_000, *home))
+    back = replace(landed(3, "AH", 1_700, home, ("Ana", "waste", 0)), lift_t_ns=1_100_000_000, route=route)
+    tracker = NertsTracker(NertsLayout(SEATS), Calibration.from_scale(1.0))
+    tracker.feed(Frame(None, 0, 0), [])
+    for landing in (
+        landed(1, "AH", 1_000, pile, ("Ben", "waste", 0)),
+        landed(2, "2H", 1_500, (pile[0] + 3, pile[1] - 2), ("Cal", "waste", 0)),
+        back,
+    ):
+        event = tracker._interpret(landing)
+        if event is not None:
+            tracker._add(event, landing)
+    plays = _plays(tracker.flush())
+    assert [(e.seat, e.get("card"), e.t_ns // 1_000_000) for e in plays] == [
+        ("Ben", "AH", 1_000),
+        ("Ana", "AH", 1_300),
+        ("Cal", "2H", 1_500),
+    ]
