@@ -214,8 +214,14 @@ class SmearReferee(Referee):
             self._mark_repeat(event)
             self._repeats.append(f"{event.type} at {format_seconds(event.t_ns)} s logged twice: ignored")
             return []
-        if self._winner is not None and event.type not in ("blind", "collect", "discard"):
-            # The last hand's cards may still be turned up and swept after the winning score.
+        if (
+            self._winner is not None
+            and event.type not in ("blind", "collect", "discard")
+            and not (event.type == "play" and self._is_last_card(*parsed))
+        ):
+            # The last hand's cards may still be turned up and swept after the winning score, and
+            # the card that won it logged again is that play seen twice (docs/table-log.md: "a
+            # play logged twice is seen_twice"), which _on_play reports, not a later event.
             self._flag(event, "after_game_over",
                        f"{event.type} after the game was won by {self._team_name(self._winner)}: ignored")
             return []
@@ -225,6 +231,16 @@ class SmearReferee(Referee):
             return []
         out: list[Ruling] = handler(event, *parsed)
         return out
+
+    def _is_last_card(self, seat: int, card: Card) -> bool:
+        """True if ``seat`` played ``card`` as the last card of the played-out current hand."""
+        hand = self._hand
+        return (
+            hand is not None
+            and hand.tricks is not None
+            and hand.played_out
+            and hand.tricks.completed[-1].plays[-1] == (seat, card)
+        )
 
     def _parse(self, event: TableEvent) -> tuple[Any, ...]:
         """Checks the event's fields before anything changes; returns the handler's arguments."""
