@@ -120,7 +120,7 @@ def parse_header(text: str, line: int = 1) -> LogHeader:
             '"seats": ["Ana", "Ben"], "options": {}}',
         )
     version = obj.pop("table_log")
-    if version != 1:
+    if version != 1 or isinstance(version, bool):
         raise LogFormatError(line, f"unsupported table_log version {version!r} (this kiosk reads 1)")
     game = obj.pop("game", None)
     if not isinstance(game, str):

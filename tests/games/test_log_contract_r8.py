@@ -95,3 +95,27 @@ def test_a_line_in_another_encoding_is_named_and_the_lines_before_it_are_referee
     bad_seat = {"t": events[0]["t"], "type": "note", "seat": "Zed", "text": "x"}
     err = _replay_error(tmp_path / "log.jsonl", _text(header, bad_seat) + latin + b"\n", capsys)
     assert "log.jsonl: line 2: seat 'Zed' is not in the header" in err
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    "fields", [{"hand": True, "score": 7}, {"hand": 1, "score": True}, {"hand": 1, "score": False}]
+)
+def test_a_score_correction_with_true_or_false_for_a_number_is_malformed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, fields: dict[str, Any]
+) -> None:
+    # "score_correction | seat, hand (1-based), score": true is no hand number and no score (Python
+    # reads it as 1), so the line is malformed, named like a missing field.
+    header, events = _example(game)
+    fix = {"t": events[0]["t"], "type": "score_correction", "seat": header["seats"][0], **fields}
+    err = _replay_error(tmp_path / "log.jsonl", _text(header, events[0], fix), capsys)
+    assert "log.jsonl: line 3: score_correction needs a whole 'hand' (1-based) and a whole 'score'" in err
+
+
+def test_a_header_whose_version_is_true_is_not_version_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "table_log | format version; this kiosk reads 1": true is no version number.
+    header, events = _example("smear")
+    err = _replay_error(tmp_path / "log.jsonl", _text({**header, "table_log": True}, events[0]), capsys)
+    assert "log.jsonl: line 1: unsupported table_log version True (this kiosk reads 1)" in err
