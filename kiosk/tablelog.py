@@ -30,6 +30,7 @@ __all__ = [
     "parse_table_log",
     "read_table_log",
     "iter_table_log",
+    "iter_table_log_file",
     "dump_header",
     "dump_event",
     "write_table_log",
@@ -114,11 +115,12 @@ def parse_header(text: str, line: int = 1) -> LogHeader:
     obj = _loads(text, line)
     if "table_log" not in obj:
         raise LogFormatError(
-            line, 'the first line must be the header, e.g. {"table_log": 1, "game": "nerts", '
-            '"seats": ["Ana", "Ben"], "options": {}}'
+            line,
+            'the first line must be the header, e.g. {"table_log": 1, "game": "nerts", '
+            '"seats": ["Ana", "Ben"], "options": {}}',
         )
     version = obj.pop("table_log")
-    if version != 1:
+    if version != 1 or isinstance(version, bool):
         raise LogFormatError(line, f"unsupported table_log version {version!r} (this kiosk reads 1)")
     game = obj.pop("game", None)
     if not isinstance(game, str):
@@ -173,6 +175,8 @@ def iter_table_log(lines: Iterable[str]) -> Iterator[LogHeader | TableEvent]:
         text = (raw.removeprefix("\ufeff") if n == 1 else raw).strip()
         if not text or text.startswith("#"):
             continue
+        if not raw.isascii():
+            _check_utf8(raw, n if seen_header else None)
         if not seen_header:
             seen_header = True
             yield parse_header(text, n)
@@ -191,12 +195,31 @@ def parse_table_log(lines: Iterable[str]) -> tuple[LogHeader, list[TableEvent]]:
     return header, events
 
 
-def read_table_log(path: str | Path) -> tuple[LogHeader, list[TableEvent]]:
-    """Reads a table log file; LogFormatError (with the path) if unreadable or malformed."""
+def _check_utf8(text: str, line: int | None) -> None:
+    """Raises LogFormatError if ``text`` holds bytes that are not UTF-8 (read as lone surrogates, see
+    :func:`iter_table_log_file`): on a line after the header it names that line, as for any malformed
+    line (a log cut off inside a character, or one line saved in another encoding); before the
+    header the file is no text at all."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        if line is None:
+            raise LogFormatError(None, "not a text file (UTF-8 expected)") from None
+        byte = ord(text[exc.start]) - 0xDC00
+        raise LogFormatError(
+            line, f"not UTF-8 text (byte 0x{byte:02X} at column {exc.start + 1}): save the log as UTF-8"
+        ) from None
+
+
+def iter_table_log_file(path: str | Path) -> Iterator[LogHeader | TableEvent]:
+    """Yields a table log file's header, then each event, as the lines are read; LogFormatError
+    (with the path) if the file is unreadable or a line is malformed. A reader that judges each
+    event as it comes stops at the first malformed line in file order (docs/table-log.md, Errors)."""
     p = Path(path)
     try:
-        with p.open(encoding="utf-8") as f:
-            return parse_table_log(f)
+        # Bytes that are not UTF-8 are kept (as lone surrogates) so the line holding them is named.
+        with p.open(encoding="utf-8", errors="surrogateescape") as f:
+            yield from iter_table_log(f)
     except LogFormatError as exc:
         raise LogFormatError(exc.line, exc.problem, path=str(p)) from None
     except FileNotFoundError:
@@ -205,8 +228,14 @@ def read_table_log(path: str | Path) -> tuple[LogHeader, list[TableEvent]]:
         raise LogFormatError(None, "is a directory, not a table log", path=str(p)) from None
     except PermissionError:
         raise LogFormatError(None, "permission denied", path=str(p)) from None
-    except UnicodeDecodeError:
-        raise LogFormatError(None, "not a text file (UTF-8 expected)", path=str(p)) from None
+
+
+def read_table_log(path: str | Path) -> tuple[LogHeader, list[TableEvent]]:
+    """Reads a table log file; LogFormatError (with the path) if unreadable or malformed."""
+    it = iter_table_log_file(path)
+    header = next(it)
+    assert isinstance(header, LogHeader)
+    return header, [e for e in it if isinstance(e, TableEvent)]
 
 
 class _DecimalEncoder(json.JSONEncoder):

@@ -7,8 +7,9 @@ import json
 import sys
 from typing import Any
 
+from kiosk.games.referee import LogHeader, TableEvent
 from kiosk.replay import format_report, replay_events
-from kiosk.tablelog import LogFormatError, read_table_log
+from kiosk.tablelog import LogFormatError, iter_table_log_file
 
 
 def register(sub: Any) -> None:
@@ -25,8 +26,12 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        header, events = read_table_log(args.log)
-        report = replay_events(header, events)
+        # Each event is judged as its line is read, so the first malformed line in the file is the
+        # one named (docs/table-log.md, Errors), not a later line the reader reached first.
+        items = iter_table_log_file(args.log)
+        header = next(items)
+        assert isinstance(header, LogHeader)
+        report = replay_events(header, (e for e in items if isinstance(e, TableEvent)))
     except LogFormatError as exc:
         where = exc.path or args.log
         print(f"kiosk replay: {where}: {str(exc).removeprefix(where + ':').strip()}", file=sys.stderr)

@@ -288,7 +288,14 @@ class Referee(ABC):
             self.seat_index(event.seat)
             hand = event.require("hand")
             score = event.require("score")
-            if not isinstance(hand, int) or hand < 1 or not isinstance(score, int):
+            # JSON true/false are not numbers, though Python counts bools as ints.
+            if (
+                not isinstance(hand, int)
+                or isinstance(hand, bool)
+                or hand < 1
+                or not isinstance(score, int)
+                or isinstance(score, bool)
+            ):
                 raise InvalidActionError(
                     "score_correction needs a whole 'hand' (1-based) and a whole 'score'",
                     input=f"{hand!r}, {score!r}",
@@ -349,8 +356,9 @@ class Referee(ABC):
         last_t = self._last_t
         self._reset()
         for i in range(len(remaining) + 1):
-            while len(self._corrections) < len(corrections) \
-                    and self._correction_at[len(self._corrections)] <= i:
+            while (
+                len(self._corrections) < len(corrections) and self._correction_at[len(self._corrections)] <= i
+            ):
                 fix = corrections[len(self._corrections)]
                 self._correction_ruling_at[len(self._corrections)] = len(self._report().rulings)
                 self._corrections.append(fix)
@@ -391,9 +399,12 @@ class Referee(ABC):
                 rep.totals[seat] = rep.totals.get(seat, 0) - old + int(c.data["score"])
             # In log order: after the game's rulings made before the correction (and the
             # corrections before it), before any later one.
-            text = (f"score corrected: {seat}, hand {hand}: {old} -> {c.data['score']}" if hand <= scored
-                    else f"score corrected: {seat}, hand {hand}: {c.data['score']} (hand {hand} not scored "
-                    "yet: it applies once it is)")
+            text = (
+                f"score corrected: {seat}, hand {hand}: {old} -> {c.data['score']}"
+                if hand <= scored
+                else f"score corrected: {seat}, hand {hand}: {c.data['score']} (hand {hand} not scored "
+                "yet: it applies once it is)"
+            )
             rep.rulings.insert(min(at + n, len(rep.rulings)), Ruling(c.t_ns, "correction", text, (seat,)))
         return rep
 
@@ -405,8 +416,12 @@ class Referee(ABC):
         if not self._events:
             return False
         last = self._events[-1]
-        return (last.type == event.type and last.seat == event.seat and last.data == event.data
-                and (within_ns is None or event.t_ns - last.t_ns <= within_ns))
+        return (
+            last.type == event.type
+            and last.seat == event.seat
+            and last.data == event.data
+            and (within_ns is None or event.t_ns - last.t_ns <= within_ns)
+        )
 
     def _mark_repeat(self, event: TableEvent) -> None:
         """Records that ``event`` repeats the event before it (a camera repeat the game recognised):
@@ -441,8 +456,9 @@ def sync_end_ruling(report: RefereeReport, kind: str, text: str, t_ns: int) -> N
         # the last one stands, naming the corrected winners.
         last = ends[-1]
         kept = dataclasses.replace(report.rulings[last], text=text, seats=seats)
-        report.rulings = [kept if i == last else r for i, r in enumerate(report.rulings)
-                          if r.kind != kind or i == last]
+        report.rulings = [
+            kept if i == last else r for i, r in enumerate(report.rulings) if r.kind != kind or i == last
+        ]
         return
     at = len(report.rulings)
     while at > 0 and report.rulings[at - 1].t_ns > t_ns:
