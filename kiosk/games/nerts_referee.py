@@ -572,22 +572,19 @@ class NertsReferee(Referee):
             lay = hand.layouts[seat]
             if src is None:
                 src = lay.find_available(card) if not card.is_joker else self._joker_source(lay)
-            at = source_card(lay, src) if src is not None else None
-            if at is None or at != card:
-                self._breach(e, "not_available", f"{name}'s {card.display()} is not available in {name}'s "
-                             f"layout (Nerts top, waste top or an exposed work card): take it back", seat)
-                # Like any refused card it lies on the pile until taken back (§6.1), and that return is
-                # no card taken off a foundation (§5 rule 3). The layout never lost it.
-                hand.refused[card] = (pid, src)
-                return
-            # Any Ace played to a foundation is an Ace played to the centre (aces_compulsory, §11), also
-            # one landing on a pile another seat's Ace just started: that is a race (§6.1), not a skip.
-            duty = self._duty_problem(lay, ace=card.rank is Rank.ACE)
-            if duty:
-                self._breach(e, "illegal_play", f"{name}: {duty}. {name}, take back {card.display()}", seat)
-                hand.refused[card] = (pid, src)
-                return
-        elif not card.is_joker and card in hand.on_foundation:
+            if src is None:
+                src = next((x for x in ("N", "W") if self._aloft(hand, seat, lay, x, card, t_lift)), None)
+            aloft = self._aloft(hand, seat, lay, src, card, t_lift)
+            # The card above it is off its place (see _aloft): it is judged, and leaves, as the top it
+            # physically is; the card above is put back, to leave by its own logged move or return.
+            above = aloft.pop() if aloft is not None else None
+            try:
+                self._play_tracked(e, hand, seat, card, declared, pid, src)
+            finally:
+                if aloft is not None and above is not None:
+                    aloft.append(above)
+            return
+        if not card.is_joker and card in hand.on_foundation:
             self._breach(e, "seen_twice", f"{name}'s {card.display()} is already on a foundation: "
                          f"a misread, or a card from another deck", seat)
             # Whoever's it is, the card lies on the pile now: the next card goes on top of it (counted for
@@ -609,6 +606,77 @@ class NertsReferee(Referee):
             if declared is not None:
                 self._stand_uncredited(hand, pid, declared, landed=(seat, e.t_ns, e.err_ns))
             return
+        self._land_play(e, hand, seat, card, declared, pid, src)
+
+    def _aloft(
+        self, hand: _Hand, seat: int, lay: SeatLayout, src: str | None, card: Card, t_lift: int | None
+    ) -> list[Card] | None:
+        """The seat's Nerts pile or waste (``src``) when ``card`` lies just under a top card that is no
+        longer there, else None. Moves are judged against the table at their landing (§5 rule 4), but
+        the log names a card only once it lands, so the layout still shows a card that has left: one
+        refused by a foundation, which lies on that pile until taken back (§6.1), or, with a lift time,
+        one the seat's other hand lifted first and is still carrying (a partnership's two partners, §10,
+        or a player without the one-hand rule, §11). The card under it is then the top."""
+        if src not in ("N", "W"):
+            return None
+        cards = lay.nerts if src == "N" else lay.waste
+        if len(cards) < 2 or cards[-2] != card or cards[-1] == card:
+            return None
+        refused = hand.refused.get(cards[-1])
+        if refused is not None and refused[1] == src:
+            return cards
+        # A named partner (``actor``) makes the seat a partnership, possible from three seats up (§10).
+        two_hands = not self.opts.one_hand_rule or (self.n >= 3 and bool(self._actors.get(seat)))
+        return cards if t_lift is not None and two_hands else None
+
+    def _play_tracked(
+        self,
+        e: TableEvent,
+        hand: _Hand,
+        seat: int,
+        card: Card,
+        declared: Card | None,
+        pid: str,
+        src: str | None,
+    ) -> None:
+        """A foundation play in a tracked hand: the card must be available where the log says (§3)."""
+        name = self.seats[seat]
+        lay = hand.layouts[seat]
+        at = source_card(lay, src) if src is not None else None
+        if at is None or at != card:
+            self._breach(
+                e,
+                "not_available",
+                f"{name}'s {card.display()} is not available in {name}'s "
+                f"layout (Nerts top, waste top or an exposed work card): take it back",
+                seat,
+            )
+            # Like any refused card it lies on the pile until taken back (§6.1), and that return is
+            # no card taken off a foundation (§5 rule 3). The layout never lost it.
+            hand.refused[card] = (pid, src)
+            return
+        # Any Ace played to a foundation is an Ace played to the centre (aces_compulsory, §11), also
+        # one landing on a pile another seat's Ace just started: that is a race (§6.1), not a skip.
+        duty = self._duty_problem(lay, ace=card.rank is Rank.ACE)
+        if duty:
+            self._breach(e, "illegal_play", f"{name}: {duty}. {name}, take back {card.display()}", seat)
+            hand.refused[card] = (pid, src)
+            return
+        self._land_play(e, hand, seat, card, declared, pid, src)
+
+    def _land_play(
+        self,
+        e: TableEvent,
+        hand: _Hand,
+        seat: int,
+        card: Card,
+        declared: Card | None,
+        pid: str,
+        src: str | None,
+    ) -> None:
+        """Lands a card available at ``src`` on pile ``pid``: it starts, raises or races the pile, or is
+        refused (§6, §6.1)."""
+        name = self.seats[seat]
         face = self._joker_face(e, hand, card, declared, pid, src, seat)
         if face is None:
             # Refused (undeclared, or not what its work pile makes it): it goes back to its source
@@ -990,8 +1058,9 @@ class NertsReferee(Referee):
             return
         lay = hand.layouts[seat]
         action: NertsAction
+        aloft = self._aloft(hand, seat, lay, src, card, t_lift)
         if src in ("N", "W"):
-            at = source_card(lay, src)
+            at = source_card(lay, src) if aloft is None else card
             if at != card:
                 self._breach(e, "not_available", f"{name}'s {card.display()} is not the "
                              f"{'Nerts' if src == 'N' else 'waste'} top: take it back", seat)
@@ -1020,11 +1089,18 @@ class NertsReferee(Referee):
                 # A deck's two jokers look alike: without an index the block is the lowest that fits.
                 action = next((MoveBlock(seat, card, u, i, work) for i in spots
                                if not self._layout_problem(lay, MoveBlock(seat, card, u, i, work))), action)
-        problem = self._layout_problem(lay, action)
-        if problem:
-            self._breach(e, "illegal_move", f"{name}: {problem}: take it back", seat)
-            return
-        apply_layout_action(lay, action, self.opts)
+        # A card above it that is off its place (see _aloft) is no part of the layout the move is judged
+        # against; it stays in the tracked layout until its own move or return is logged.
+        above = aloft.pop() if aloft is not None else None
+        try:
+            problem = self._layout_problem(lay, action)
+            if problem:
+                self._breach(e, "illegal_move", f"{name}: {problem}: take it back", seat)
+                return
+            apply_layout_action(lay, action, self.opts)
+        finally:
+            if aloft is not None and above is not None:
+                aloft.append(above)
         hand.stuck[seat] = False
         if not isinstance(action, MoveBlock):
             hand.idle_resets = 0

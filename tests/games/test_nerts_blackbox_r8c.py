@@ -1,0 +1,85 @@
+"""Black-box Nerts tests, review round 8 (full logs: the deal, the layouts, the stock and waste, the one-hand
+rule and the layout options): logs an independent tester could write from ``rules/nerts.md`` and
+``docs/table-log.md``, each with a ``hand_start`` that carries every seat's deck, refereed through
+``kiosk replay --json``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.games.replay_logs import replay
+from tests.games.test_nerts_blackbox8 import _deck, _ev, _log
+
+
+def _breaches(report: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(x["t"], x["kind"]) for x in report["infractions"]]
+
+
+def _counts(report: dict[str, Any], seat: str = "Ana") -> tuple[int, int]:
+    hand = report["extra"]["hands"][0]
+    return hand["foundation"][seat], hand["nerts"][seat]
+
+
+# Ana's Nerts pile has A♣ on top and 7♣ under it; her first turn shows A♦ 7♥ A♥ (A♥ on the waste top,
+# 7♥ under it); her work pile 4 is 8♠, on which 7♥ builds, and 8♦, on which 7♣ builds.
+_ANA = _deck(["7C", "AC"], ["KS", "QS", "8D", "8S"], ["AD", "7H", "AH"])
+_REST = {"Ben": _deck([], [], []), "Cal": _deck([], [], [])}
+
+
+def test_partners_take_the_waste_top_and_the_card_under_it_at_once(tmp_path: Path) -> None:
+    """§10: "a partnership may have two moves in flight at once"; §5 rule 4: "A move is legal if it is
+    legal against the state of the table at its t_land". Fay lifts A♥ off the waste at 2.0 s and Eli,
+    her partner, lifts the card now on top, 7♥, at 2.2 s and builds it on 8♠ at 2.5 s, before A♥ lands
+    at 3.0 s. At 2.5 s A♥ is in Fay's hand, so 7♥ is the waste top: both moves are legal, and A♦ is
+    the waste top afterwards. The same holds for the Nerts pile: A♣ in the air, 7♣ under it built on
+    8♦. Six players at three seats (§2, §10)."""
+    events = [
+        _ev(1, "turn"),
+        _ev(2.5, "move", card="7H", t_lift=2.2, actor="Eli", **{"from": "waste", "to": "work4"}),
+        _ev(3.0, "foundation_play", card="AH", pile="F1", t_lift=2.0, actor="Fay", **{"from": "waste"}),
+        _ev(3.5, "foundation_play", card="AD", pile="F2", t_lift=3.2, actor="Fay", **{"from": "waste"}),
+        _ev(4.5, "move", card="7C", t_lift=4.2, actor="Eli", **{"from": "nerts", "to": "work3"}),
+        _ev(5.0, "foundation_play", card="AC", pile="F3", t_lift=4.0, actor="Fay", **{"from": "nerts"}),
+        {"t": 9, "type": "hand_end"},
+    ]
+    report = replay(tmp_path, _log({"Ana": _ANA, **_REST}, events))
+    assert _breaches(report) == []
+    assert _counts(report) == (3, 11)
+
+
+def test_without_the_one_hand_rule_a_player_may_take_the_card_under_one_in_the_air(tmp_path: Path) -> None:
+    """§11 ``one_hand_rule = false``: a player may have two cards in flight, so the card under one in
+    the air is the top when it is lifted, and moving it is legal (§5 rule 4)."""
+    events = [
+        _ev(1, "turn"),
+        _ev(2.5, "move", card="7H", t_lift=2.2, **{"from": "waste", "to": "work4"}),
+        _ev(3.0, "foundation_play", card="AH", pile="F1", t_lift=2.0, **{"from": "waste"}),
+        _ev(3.5, "foundation_play", card="AD", pile="F2", t_lift=3.2, **{"from": "waste"}),
+        {"t": 9, "type": "hand_end"},
+    ]
+    report = replay(tmp_path, _log({"Ana": _ANA, "Ben": _REST["Ben"]}, events, one_hand_rule=False))
+    assert _breaches(report) == []
+    assert _counts(report) == (2, 13)
+
+
+def test_the_card_under_a_refused_nerts_card_is_the_nerts_top_until_it_goes_back(tmp_path: Path) -> None:
+    """§6.1: a card that lost a race lies on the pile until "its owner must put it back exactly where it
+    came from"; meanwhile the next Nerts card is face up on top (M8), available (§3). Ben's A♥ starts
+    F1 at 1.0 s; Ana's A♥ from her Nerts pile lands 500 ms later and must go back. Before taking it
+    back she plays her next Nerts card, A♠, to a new pile: legal. She then puts A♥ back on her Nerts
+    pile and plays it to a pile of its own. Ana: F = 2 (A♠, A♥), N = 11."""
+    ana = _deck(["AS", "AH"], ["KS", "QS", "JS", "10S"], [])
+    ben = _deck(["AH"], ["KD", "QD", "JD", "10D"], [])
+    events = [
+        _ev(1.0, "foundation_play", "Ben", card="AH", pile="F1", **{"from": "nerts"}),
+        _ev(1.5, "foundation_play", card="AH", pile="F1", **{"from": "nerts"}),
+        _ev(2.0, "foundation_play", card="AS", pile="F2", **{"from": "nerts"}),
+        _ev(2.5, "move", card="AH", **{"from": "F1", "to": "nerts"}),
+        _ev(3.0, "foundation_play", card="AH", pile="F3", **{"from": "nerts"}),
+        {"t": 9, "type": "hand_end"},
+    ]
+    report = replay(tmp_path, _log({"Ana": ana, "Ben": ben}, events))
+    assert [x["kind"] for x in report["rulings"] if x["kind"] == "race"] == ["race"]
+    assert _breaches(report) == []
+    assert _counts(report) == (2, 11)
