@@ -241,6 +241,9 @@ class _Hand:
     open_red: dict[str, bool] = field(default_factory=dict)
     """Piles started by an undeclared joker that its work pile made a red (True) or black Ace: their suit
     is open until the next card shows it, their colour is not (§9: consistent with its constraints)."""
+    left_top: set[Card] = field(default_factory=set)
+    """Refused cards that did leave the top of their Nerts pile or waste (a card refused as not available
+    never left it): their return puts them back on top (§6.1)."""
     auto_recycled: set[int] = field(default_factory=set)
     """Seats whose last search move was a short turn that ``short_stock = recycle_immediately`` followed
     with the recycle (§6): a ``recycle`` logged next is that same recycle, not a second one."""
@@ -577,12 +580,15 @@ class NertsReferee(Referee):
             aloft = self._aloft(hand, seat, lay, src, card, t_lift)
             # The card above it is off its place (see _aloft): it is judged, and leaves, as the top it
             # physically is; the card above is put back, to leave by its own logged move or return.
+            on_top = aloft is not None or (src in ("N", "W") and source_card(lay, src) == card)
             above = aloft.pop() if aloft is not None else None
             try:
                 self._play_tracked(e, hand, seat, card, declared, pid, src)
             finally:
                 if aloft is not None and above is not None:
                     aloft.append(above)
+            if on_top and card in hand.refused:
+                hand.left_top.add(card)
             return
         if not card.is_joker and card in hand.on_foundation:
             self._breach(e, "seen_twice", f"{name}'s {card.display()} is already on a foundation: "
@@ -978,6 +984,16 @@ class NertsReferee(Referee):
         if refused is not None and refused[0] == pid:
             if _returns(hand, card, pid, back_to):
                 del hand.refused[card]
+                if card in hand.left_top and back_to in ("N", "W"):
+                    hand.left_top.discard(card)
+                    # It goes back on top of its Nerts pile or waste (§6.1: the Nerts top, the waste top),
+                    # above any card turned onto the waste while it lay on the pile (M1). The layout kept
+                    # it where it was when it left, which a turn since then has covered.
+                    lay = hand.layouts[seat]
+                    cards = lay.nerts if back_to == "N" else lay.waste
+                    if card in cards and cards[-1] != card:
+                        cards.remove(card)
+                        cards.append(card)
                 return
             self._breach(e, "redirected", f"{name}'s {card.display()} went from {pid} straight to {dest}: "
                          f"a card sent back must first return to where it came from. {name}, take it back",
@@ -1732,6 +1748,7 @@ def _clear_refusal(hand: _Hand, card: Card, src: str | None) -> None:
     if card.is_joker and src is not None and refused[1] is not None and refused[1] != src:
         return
     del hand.refused[card]
+    hand.left_top.discard(card)
 
 
 def _returns(hand: _Hand, card: Card, pid: str, back_to: str | None) -> bool:

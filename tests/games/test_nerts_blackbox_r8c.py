@@ -83,3 +83,27 @@ def test_the_card_under_a_refused_nerts_card_is_the_nerts_top_until_it_goes_back
     assert [x["kind"] for x in report["rulings"] if x["kind"] == "race"] == ["race"]
     assert _breaches(report) == []
     assert _counts(report) == (2, 11)
+
+
+def test_a_refused_waste_card_put_back_after_a_turn_is_the_waste_top(tmp_path: Path) -> None:
+    """§6.1: the card that lost a race must be put back "exactly where it came from: ... the waste top".
+    Ana's A♥ (her waste top after one turn) loses F1 to Ben's A♥ by 500 ms. While it lies on F1 she
+    turns her stock again (M1 needs only a stock), then puts A♥ back on her waste: it goes on top of
+    the three cards just turned, so it is the waste top and she may play it to a new pile. Under it
+    lies 7♠, the third card of that turn, which she then builds on 8♦."""
+    ana = _deck([], ["KS", "QS", "8D", "10S"], ["AD", "7C", "AH", "2C", "3C", "7S"])
+    ben = _deck(["AH"], ["KD", "QD", "JD", "10D"], [])
+    events = [
+        _ev(0.5, "turn"),
+        _ev(1.0, "foundation_play", "Ben", card="AH", pile="F1", **{"from": "nerts"}),
+        _ev(1.5, "foundation_play", card="AH", pile="F1", **{"from": "waste"}),
+        _ev(2.0, "turn"),
+        _ev(2.5, "move", card="AH", **{"from": "F1", "to": "waste"}),
+        _ev(3.0, "foundation_play", card="AH", pile="F2", **{"from": "waste"}),
+        _ev(3.5, "move", card="7S", **{"from": "waste", "to": "work3"}),
+        {"t": 9, "type": "hand_end"},
+    ]
+    report = replay(tmp_path, _log({"Ana": ana, "Ben": ben}, events))
+    assert [x["kind"] for x in report["rulings"] if x["kind"] == "race"] == ["race"]
+    assert _breaches(report) == []
+    assert _counts(report)[0] == 1
