@@ -241,6 +241,9 @@ class _Hand:
     open_red: dict[str, bool] = field(default_factory=dict)
     """Piles started by an undeclared joker that its work pile made a red (True) or black Ace: their suit
     is open until the next card shows it, their colour is not (§9: consistent with its constraints)."""
+    turns: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Each seat's stock turns since its waste was last empty: when the packet was lifted (its landing
+    when the lift is unknown) and the waste's height before it."""
     left_top: set[Card] = field(default_factory=set)
     """Refused cards that did leave the top of their Nerts pile or waste (a card refused as not available
     never left it): their return puts them back on top (§6.1)."""
@@ -577,16 +580,16 @@ class NertsReferee(Referee):
                 src = lay.find_available(card) if not card.is_joker else self._joker_source(lay)
             if src is None:
                 src = next((x for x in ("N", "W") if self._aloft(hand, seat, lay, x, card, t_lift)), None)
-            aloft = self._aloft(hand, seat, lay, src, card, t_lift)
-            # The card above it is off its place (see _aloft): it is judged, and leaves, as the top it
-            # physically is; the card above is put back, to leave by its own logged move or return.
+            aloft = self._aloft(hand, seat, lay, src, card, t_lift, _lift_err(e) if t_lift is not None else 0)
+            # The cards above it are not on it (see _aloft): it is judged, and leaves, as the top it
+            # physically is; the cards above are put back, to leave by their own logged moves or return.
             on_top = aloft is not None or (src in ("N", "W") and source_card(lay, src) == card)
-            above = aloft.pop() if aloft is not None else None
+            above = _set_aside(aloft)
             try:
                 self._play_tracked(e, hand, seat, card, declared, pid, src)
             finally:
-                if aloft is not None and above is not None:
-                    aloft.append(above)
+                if aloft is not None:
+                    aloft[0].extend(above)
             if on_top and card in hand.refused:
                 hand.left_top.add(card)
             return
@@ -615,25 +618,44 @@ class NertsReferee(Referee):
         self._land_play(e, hand, seat, card, declared, pid, src)
 
     def _aloft(
-        self, hand: _Hand, seat: int, lay: SeatLayout, src: str | None, card: Card, t_lift: int | None
-    ) -> list[Card] | None:
-        """The seat's Nerts pile or waste (``src``) when ``card`` lies just under a top card that is no
-        longer there, else None. Moves are judged against the table at their landing (§5 rule 4), but
-        the log names a card only once it lands, so the layout still shows a card that has left: one
-        refused by a foundation, which lies on that pile until taken back (§6.1), or, with a lift time,
-        one the seat's other hand lifted first and is still carrying (a partnership's two partners, §10,
-        or a player without the one-hand rule, §11). The card under it is then the top."""
+        self,
+        hand: _Hand,
+        seat: int,
+        lay: SeatLayout,
+        src: str | None,
+        card: Card,
+        t_lift: int | None,
+        lift_err: int = 0,
+    ) -> tuple[list[Card], int] | None:
+        """The seat's Nerts pile or waste (``src``) and how many cards lie on ``card`` there that were not
+        on it when it was lifted, when all of them are such cards, else None. Moves are judged against the
+        table at their landing (§5 rule 4), but the log names a card only once it lands, so the layout
+        still shows a card that has left: one refused by a foundation, which lies on that pile until taken
+        back (§6.1), or, with a lift time, one the seat's other hand lifted first and is still carrying (a
+        partnership's two partners, §10, or a player without the one-hand rule, §11). With a lift time the
+        cards on it may also be a packet the stock hand turned onto the waste after the lift (§5 rule 1:
+        the other hand may hold the stock)."""
         if src not in ("N", "W"):
             return None
         cards = lay.nerts if src == "N" else lay.waste
-        if len(cards) < 2 or cards[-2] != card or cards[-1] == card:
+        if len(cards) < 2 or cards[-1] == card or card not in cards:
             return None
-        refused = hand.refused.get(cards[-1])
-        if refused is not None and refused[1] == src:
-            return cards
-        # A named partner (``actor``) makes the seat a partnership, possible from three seats up (§10).
-        two_hands = not self.opts.one_hand_rule or (self.n >= 3 and bool(self._actors.get(seat)))
-        return cards if t_lift is not None and two_hands else None
+        if cards[-2] == card:
+            refused = hand.refused.get(cards[-1])
+            if refused is not None and refused[1] == src:
+                return cards, 1
+            # A named partner (``actor``) makes the seat a partnership, possible from three seats up (§10).
+            two_hands = not self.opts.one_hand_rule or (self.n >= 3 and bool(self._actors.get(seat)))
+            if t_lift is not None and two_hands:
+                return cards, 1
+        if src == "W" and t_lift is not None:
+            # The card just above it came with the latest turn that left the waste no higher than its
+            # place (a waste grows only by turns); a turn after the lift covered a card already in the air.
+            place = len(cards) - cards[::-1].index(card)
+            turned = [t for t, height in hand.turns.get(seat, []) if height <= place]
+            if turned and turned[-1] > t_lift - lift_err:
+                return cards, len(cards) - place
+        return None
 
     def _play_tracked(
         self,
@@ -1074,7 +1096,7 @@ class NertsReferee(Referee):
             return
         lay = hand.layouts[seat]
         action: NertsAction
-        aloft = self._aloft(hand, seat, lay, src, card, t_lift)
+        aloft = self._aloft(hand, seat, lay, src, card, t_lift, _lift_err(e) if t_lift is not None else 0)
         if src in ("N", "W"):
             at = source_card(lay, src) if aloft is None else card
             if at != card:
@@ -1105,9 +1127,9 @@ class NertsReferee(Referee):
                 # A deck's two jokers look alike: without an index the block is the lowest that fits.
                 action = next((MoveBlock(seat, card, u, i, work) for i in spots
                                if not self._layout_problem(lay, MoveBlock(seat, card, u, i, work))), action)
-        # A card above it that is off its place (see _aloft) is no part of the layout the move is judged
-        # against; it stays in the tracked layout until its own move or return is logged.
-        above = aloft.pop() if aloft is not None else None
+        # Cards above it that were not on it (see _aloft) are no part of the layout the move is judged
+        # against; they stay in the tracked layout until their own moves or return are logged.
+        above = _set_aside(aloft)
         try:
             problem = self._layout_problem(lay, action)
             if problem:
@@ -1115,8 +1137,8 @@ class NertsReferee(Referee):
                 return
             apply_layout_action(lay, action, self.opts)
         finally:
-            if aloft is not None and above is not None:
-                aloft.append(above)
+            if aloft is not None:
+                aloft[0].extend(above)
         hand.stuck[seat] = False
         if not isinstance(action, MoveBlock):
             hand.idle_resets = 0
@@ -1203,13 +1225,19 @@ class NertsReferee(Referee):
                 return
             if len(lay.stock) < self.opts.stock_turn_count and self.opts.short_stock == "recycle_immediately":
                 hand.auto_recycled.add(seat)
+            # When the packet was turned, and how high the waste stood: a waste card lifted before that
+            # was already in the air (see _aloft).
+            hand.turns.setdefault(seat, []).append((t_lift if t_lift is not None else e.t_ns, len(lay.waste)))
             turn_stock(lay, self.opts)
+            if not lay.waste:
+                hand.turns.pop(seat, None)
         elif e.type == "recycle":
             if lay.stock or not lay.waste:
                 why = "with cards left in the stock" if lay.stock else "an empty waste"
                 self._breach(e, "illegal_move", f"{name} recycled {why}", seat)
                 return
             recycle(lay)
+            hand.turns.pop(seat, None)
         else:
             if not lay.stock:
                 self._breach(e, "illegal_move", f"{name} rotated an empty stock: recycle the waste first",
@@ -1249,6 +1277,7 @@ class NertsReferee(Referee):
         hand.auto_recycled.clear()
         for lay in hand.layouts:
             reset_layout(lay)
+        hand.turns.clear()
         self._rule(e.t_ns, "reset", f"all stuck: reset {hand.resets}. Turn the waste onto the stock, "
                    f"then the top stock card to the bottom")
 
@@ -1735,6 +1764,16 @@ def _joker_left_at(layout: SeatLayout, src: str | None) -> bool:
     if src.isdigit() and 1 <= int(src) <= len(layout.work):
         return any(c.is_joker for c in layout.work[int(src) - 1])
     return False
+
+
+def _set_aside(aloft: tuple[list[Card], int] | None) -> list[Card]:
+    """Takes the cards that are not on a card (see ``NertsReferee._aloft``) off its pile, for a while."""
+    if aloft is None:
+        return []
+    cards, n = aloft
+    above = cards[-n:]
+    del cards[-n:]
+    return above
 
 
 def _clear_refusal(hand: _Hand, card: Card, src: str | None) -> None:
