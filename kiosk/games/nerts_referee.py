@@ -242,8 +242,8 @@ class _Hand:
     """Piles started by an undeclared joker that its work pile made a red (True) or black Ace: their suit
     is open until the next card shows it, their colour is not (§9: consistent with its constraints)."""
     turns: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
-    """Each seat's stock turns since its waste was last empty: when the packet was lifted (its landing
-    when the lift is unknown) and the waste's height before it."""
+    """Each seat's stock turns since its waste was last empty: the latest time the packet may have landed
+    on the waste, and the waste's height before it."""
     left_top: set[Card] = field(default_factory=set)
     """Refused cards that did leave the top of their Nerts pile or waste (a card refused as not available
     never left it): their return puts them back on top (§6.1)."""
@@ -634,7 +634,7 @@ class NertsReferee(Referee):
         back (§6.1), or, with a lift time, one the seat's other hand lifted first and is still carrying (a
         partnership's two partners, §10, or a player without the one-hand rule, §11). With a lift time the
         cards on it may also be a packet the stock hand turned onto the waste after the lift (§5 rule 1:
-        the other hand may hold the stock)."""
+        the other hand may hold the stock), one that may have landed after it."""
         if src not in ("N", "W"):
             return None
         cards = lay.nerts if src == "N" else lay.waste
@@ -649,8 +649,9 @@ class NertsReferee(Referee):
             if t_lift is not None and two_hands:
                 return cards, 1
         if src == "W" and t_lift is not None:
-            # The card just above it came with the latest turn that left the waste no higher than its
-            # place (a waste grows only by turns); a turn after the lift covered a card already in the air.
+            # The card just above it came with the latest turn that found the waste no higher than its
+            # place (a waste grows only by turns); a packet landing after the lift covered a card already
+            # in the air.
             place = len(cards) - cards[::-1].index(card)
             turned = [t for t, height in hand.turns.get(seat, []) if height <= place]
             if turned and turned[-1] > t_lift - lift_err:
@@ -1225,9 +1226,9 @@ class NertsReferee(Referee):
                 return
             if len(lay.stock) < self.opts.stock_turn_count and self.opts.short_stock == "recycle_immediately":
                 hand.auto_recycled.add(seat)
-            # When the packet was turned, and how high the waste stood: a waste card lifted before that
-            # was already in the air (see _aloft).
-            hand.turns.setdefault(seat, []).append((t_lift if t_lift is not None else e.t_ns, len(lay.waste)))
+            # When the packet landed on the waste (at the latest, within its err), and how high the waste
+            # stood: a waste card lifted before that had left before the packet covered it (see _aloft).
+            hand.turns.setdefault(seat, []).append((e.t_ns + e.err_ns, len(lay.waste)))
             turn_stock(lay, self.opts)
             if not lay.waste:
                 hand.turns.pop(seat, None)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.games.replay_logs import replay
 from tests.games.test_nerts_blackbox8 import _deck, _ev, _log
 
@@ -109,17 +111,21 @@ def test_a_refused_waste_card_put_back_after_a_turn_is_the_waste_top(tmp_path: P
     assert _counts(report)[0] == 1
 
 
-def test_a_stock_turned_while_the_waste_top_is_in_the_air_covers_the_next_card(tmp_path: Path) -> None:
+@pytest.mark.parametrize("turn_lift", [{"t_lift": 2.2}, {}])
+def test_a_stock_turned_while_the_waste_top_is_in_the_air_covers_the_next_card(
+    tmp_path: Path, turn_lift: dict[str, float]
+) -> None:
     """§5 rule 1: "A player moves cards with one hand only. The other hand may hold the stock", and the
     referee does not count a stock turn as a second card in flight; rule 4: a move is judged against
     the table at its landing. Ana lifts A♥ off her waste at 2.0 s, turns three cards with her stock
     hand at 2.2 s, and lands A♥ on a new pile at 2.6 s: A♥ left the waste before the turn covered its
     place, so the play is legal, and the turn's third card, 7♠, is the waste top, which she builds on
-    8♦. Her first turn's other cards, A♦ and 7♥, lie under the turned packet."""
+    8♦. Her first turn's other cards, A♦ and 7♥, lie under the turned packet. The packet covers the
+    waste when it lands, so the turn's lift time is not needed."""
     ana = _deck([], ["KS", "QS", "8D", "10S"], ["AD", "7H", "AH", "2C", "3C", "7S"])
     events = [
         _ev(1, "turn"),
-        _ev(2.3, "turn", t_lift=2.2),
+        {**_ev(2.3, "turn"), **turn_lift},
         _ev(2.6, "foundation_play", card="AH", pile="F1", t_lift=2.0, **{"from": "waste"}),
         _ev(3.5, "move", card="7S", t_lift=3.0, **{"from": "waste", "to": "work3"}),
         _ev(4.0, "foundation_play", card="AD", pile="F2", t_lift=3.7, **{"from": "waste"}),
