@@ -241,6 +241,12 @@ class _Hand:
     open_red: dict[str, bool] = field(default_factory=dict)
     """Piles started by an undeclared joker that its work pile made a red (True) or black Ace: their suit
     is open until the next card shows it, their colour is not (§9: consistent with its constraints)."""
+    turns: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """Each seat's stock turns since its waste was last empty: the latest time the packet may have landed
+    on the waste, and the waste's height before it."""
+    left_top: set[Card] = field(default_factory=set)
+    """Refused cards that did leave the top of their Nerts pile or waste (a card refused as not available
+    never left it): their return puts them back on top (§6.1)."""
     auto_recycled: set[int] = field(default_factory=set)
     """Seats whose last search move was a short turn that ``short_stock = recycle_immediately`` followed
     with the recycle (§6): a ``recycle`` logged next is that same recycle, not a second one."""
@@ -572,22 +578,22 @@ class NertsReferee(Referee):
             lay = hand.layouts[seat]
             if src is None:
                 src = lay.find_available(card) if not card.is_joker else self._joker_source(lay)
-            at = source_card(lay, src) if src is not None else None
-            if at is None or at != card:
-                self._breach(e, "not_available", f"{name}'s {card.display()} is not available in {name}'s "
-                             f"layout (Nerts top, waste top or an exposed work card): take it back", seat)
-                # Like any refused card it lies on the pile until taken back (§6.1), and that return is
-                # no card taken off a foundation (§5 rule 3). The layout never lost it.
-                hand.refused[card] = (pid, src)
-                return
-            # Any Ace played to a foundation is an Ace played to the centre (aces_compulsory, §11), also
-            # one landing on a pile another seat's Ace just started: that is a race (§6.1), not a skip.
-            duty = self._duty_problem(lay, ace=card.rank is Rank.ACE)
-            if duty:
-                self._breach(e, "illegal_play", f"{name}: {duty}. {name}, take back {card.display()}", seat)
-                hand.refused[card] = (pid, src)
-                return
-        elif not card.is_joker and card in hand.on_foundation:
+            if src is None:
+                src = next((x for x in ("N", "W") if self._aloft(hand, seat, lay, x, card, t_lift)), None)
+            aloft = self._aloft(hand, seat, lay, src, card, t_lift, _lift_err(e) if t_lift is not None else 0)
+            # The cards above it are not on it (see _aloft): it is judged, and leaves, as the top it
+            # physically is; the cards above are put back, to leave by their own logged moves or return.
+            on_top = aloft is not None or (src in ("N", "W") and source_card(lay, src) == card)
+            above = _set_aside(aloft)
+            try:
+                self._play_tracked(e, hand, seat, card, declared, pid, src)
+            finally:
+                if aloft is not None:
+                    aloft[0].extend(above)
+            if on_top and card in hand.refused:
+                hand.left_top.add(card)
+            return
+        if not card.is_joker and card in hand.on_foundation:
             self._breach(e, "seen_twice", f"{name}'s {card.display()} is already on a foundation: "
                          f"a misread, or a card from another deck", seat)
             # Whoever's it is, the card lies on the pile now: the next card goes on top of it (counted for
@@ -609,6 +615,97 @@ class NertsReferee(Referee):
             if declared is not None:
                 self._stand_uncredited(hand, pid, declared, landed=(seat, e.t_ns, e.err_ns))
             return
+        self._land_play(e, hand, seat, card, declared, pid, src)
+
+    def _aloft(
+        self,
+        hand: _Hand,
+        seat: int,
+        lay: SeatLayout,
+        src: str | None,
+        card: Card,
+        t_lift: int | None,
+        lift_err: int = 0,
+    ) -> tuple[list[Card], int] | None:
+        """The seat's Nerts pile or waste (``src``) and how many cards lie on ``card`` there that were not
+        on it when it was lifted, when all of them are such cards, else None. Moves are judged against the
+        table at their landing (§5 rule 4), but the log names a card only once it lands, so the layout
+        still shows a card that has left: one refused by a foundation, which lies on that pile until taken
+        back (§6.1), or, with a lift time, one the seat's other hand lifted first and is still carrying (a
+        partnership's two partners, §10, or a player without the one-hand rule, §11). With a lift time the
+        cards on it may also be a packet the stock hand turned onto the waste after the lift (§5 rule 1:
+        the other hand may hold the stock), one that may have landed after it."""
+        if src not in ("N", "W"):
+            return None
+        cards = lay.nerts if src == "N" else lay.waste
+        if len(cards) < 2 or cards[-1] == card or card not in cards:
+            return None
+        if cards[-2] == card:
+            refused = hand.refused.get(cards[-1])
+            if refused is not None and refused[1] == src:
+                return cards, 1
+            # A named partner (``actor``) makes the seat a partnership, possible from three seats up (§10).
+            two_hands = not self.opts.one_hand_rule or (self.n >= 3 and bool(self._actors.get(seat)))
+            if t_lift is not None and two_hands:
+                return cards, 1
+        if src == "W" and t_lift is not None:
+            # The card just above it came with the latest turn that found the waste no higher than its
+            # place (a waste grows only by turns); a packet landing after the lift covered a card already
+            # in the air.
+            place = len(cards) - cards[::-1].index(card)
+            turned = [t for t, height in hand.turns.get(seat, []) if height <= place]
+            if turned and turned[-1] > t_lift - lift_err:
+                return cards, len(cards) - place
+        return None
+
+    def _play_tracked(
+        self,
+        e: TableEvent,
+        hand: _Hand,
+        seat: int,
+        card: Card,
+        declared: Card | None,
+        pid: str,
+        src: str | None,
+    ) -> None:
+        """A foundation play in a tracked hand: the card must be available where the log says (§3)."""
+        name = self.seats[seat]
+        lay = hand.layouts[seat]
+        at = source_card(lay, src) if src is not None else None
+        if at is None or at != card:
+            self._breach(
+                e,
+                "not_available",
+                f"{name}'s {card.display()} is not available in {name}'s "
+                f"layout (Nerts top, waste top or an exposed work card): take it back",
+                seat,
+            )
+            # Like any refused card it lies on the pile until taken back (§6.1), and that return is
+            # no card taken off a foundation (§5 rule 3). The layout never lost it.
+            hand.refused[card] = (pid, src)
+            return
+        # Any Ace played to a foundation is an Ace played to the centre (aces_compulsory, §11), also
+        # one landing on a pile another seat's Ace just started: that is a race (§6.1), not a skip.
+        duty = self._duty_problem(lay, ace=card.rank is Rank.ACE)
+        if duty:
+            self._breach(e, "illegal_play", f"{name}: {duty}. {name}, take back {card.display()}", seat)
+            hand.refused[card] = (pid, src)
+            return
+        self._land_play(e, hand, seat, card, declared, pid, src)
+
+    def _land_play(
+        self,
+        e: TableEvent,
+        hand: _Hand,
+        seat: int,
+        card: Card,
+        declared: Card | None,
+        pid: str,
+        src: str | None,
+    ) -> None:
+        """Lands a card available at ``src`` on pile ``pid``: it starts, raises or races the pile, or is
+        refused (§6, §6.1)."""
+        name = self.seats[seat]
         face = self._joker_face(e, hand, card, declared, pid, src, seat)
         if face is None:
             # Refused (undeclared, or not what its work pile makes it): it goes back to its source
@@ -910,6 +1007,16 @@ class NertsReferee(Referee):
         if refused is not None and refused[0] == pid:
             if _returns(hand, card, pid, back_to):
                 del hand.refused[card]
+                if card in hand.left_top and back_to in ("N", "W"):
+                    hand.left_top.discard(card)
+                    # It goes back on top of its Nerts pile or waste (§6.1: the Nerts top, the waste top),
+                    # above any card turned onto the waste while it lay on the pile (M1). The layout kept
+                    # it where it was when it left, which a turn since then has covered.
+                    lay = hand.layouts[seat]
+                    cards = lay.nerts if back_to == "N" else lay.waste
+                    if card in cards and cards[-1] != card:
+                        cards.remove(card)
+                        cards.append(card)
                 return
             self._breach(e, "redirected", f"{name}'s {card.display()} went from {pid} straight to {dest}: "
                          f"a card sent back must first return to where it came from. {name}, take it back",
@@ -990,8 +1097,9 @@ class NertsReferee(Referee):
             return
         lay = hand.layouts[seat]
         action: NertsAction
+        aloft = self._aloft(hand, seat, lay, src, card, t_lift, _lift_err(e) if t_lift is not None else 0)
         if src in ("N", "W"):
-            at = source_card(lay, src)
+            at = source_card(lay, src) if aloft is None else card
             if at != card:
                 self._breach(e, "not_available", f"{name}'s {card.display()} is not the "
                              f"{'Nerts' if src == 'N' else 'waste'} top: take it back", seat)
@@ -1020,11 +1128,18 @@ class NertsReferee(Referee):
                 # A deck's two jokers look alike: without an index the block is the lowest that fits.
                 action = next((MoveBlock(seat, card, u, i, work) for i in spots
                                if not self._layout_problem(lay, MoveBlock(seat, card, u, i, work))), action)
-        problem = self._layout_problem(lay, action)
-        if problem:
-            self._breach(e, "illegal_move", f"{name}: {problem}: take it back", seat)
-            return
-        apply_layout_action(lay, action, self.opts)
+        # Cards above it that were not on it (see _aloft) are no part of the layout the move is judged
+        # against; they stay in the tracked layout until their own moves or return are logged.
+        above = _set_aside(aloft)
+        try:
+            problem = self._layout_problem(lay, action)
+            if problem:
+                self._breach(e, "illegal_move", f"{name}: {problem}: take it back", seat)
+                return
+            apply_layout_action(lay, action, self.opts)
+        finally:
+            if aloft is not None:
+                aloft[0].extend(above)
         hand.stuck[seat] = False
         if not isinstance(action, MoveBlock):
             hand.idle_resets = 0
@@ -1111,13 +1226,19 @@ class NertsReferee(Referee):
                 return
             if len(lay.stock) < self.opts.stock_turn_count and self.opts.short_stock == "recycle_immediately":
                 hand.auto_recycled.add(seat)
+            # When the packet landed on the waste (at the latest, within its err), and how high the waste
+            # stood: a waste card lifted before that had left before the packet covered it (see _aloft).
+            hand.turns.setdefault(seat, []).append((e.t_ns + e.err_ns, len(lay.waste)))
             turn_stock(lay, self.opts)
+            if not lay.waste:
+                hand.turns.pop(seat, None)
         elif e.type == "recycle":
             if lay.stock or not lay.waste:
                 why = "with cards left in the stock" if lay.stock else "an empty waste"
                 self._breach(e, "illegal_move", f"{name} recycled {why}", seat)
                 return
             recycle(lay)
+            hand.turns.pop(seat, None)
         else:
             if not lay.stock:
                 self._breach(e, "illegal_move", f"{name} rotated an empty stock: recycle the waste first",
@@ -1157,6 +1278,7 @@ class NertsReferee(Referee):
         hand.auto_recycled.clear()
         for lay in hand.layouts:
             reset_layout(lay)
+        hand.turns.clear()
         self._rule(e.t_ns, "reset", f"all stuck: reset {hand.resets}. Turn the waste onto the stock, "
                    f"then the top stock card to the bottom")
 
@@ -1645,6 +1767,16 @@ def _joker_left_at(layout: SeatLayout, src: str | None) -> bool:
     return False
 
 
+def _set_aside(aloft: tuple[list[Card], int] | None) -> list[Card]:
+    """Takes the cards that are not on a card (see ``NertsReferee._aloft``) off its pile, for a while."""
+    if aloft is None:
+        return []
+    cards, n = aloft
+    above = cards[-n:]
+    del cards[-n:]
+    return above
+
+
 def _clear_refusal(hand: _Hand, card: Card, src: str | None) -> None:
     """A refused card played or moved again from the layout has gone back first (or was redirected
     with its return unseen): its refusal ends. A deck's two jokers look alike, so the twin of a
@@ -1656,6 +1788,7 @@ def _clear_refusal(hand: _Hand, card: Card, src: str | None) -> None:
     if card.is_joker and src is not None and refused[1] is not None and refused[1] != src:
         return
     del hand.refused[card]
+    hand.left_top.discard(card)
 
 
 def _returns(hand: _Hand, card: Card, pid: str, back_to: str | None) -> bool:
