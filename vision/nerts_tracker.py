@@ -97,8 +97,6 @@ class _Pile:
     y: float
     cards: list[tuple[str, str]] = field(default_factory=list)
     """(card, seat) from the bottom up."""
-    top_t_ns: int = -(1 << 62)
-    """When its top card landed (tracker time; unknown for a resumed game's pile)."""
     landed_ns: list[int] = field(default_factory=list)
     """When each of its last ``len(landed_ns)`` cards landed, from the bottom up (a resumed game's cards have
     no time)."""
@@ -106,6 +104,11 @@ class _Pile:
     """Placed where its first card's corner index rested (the card seen by it alone), up to half a card's
     diagonal off the card's centre: moved to the card when it shows whole (see
     :meth:`NertsTracker._locate_piles`)."""
+
+    @property
+    def top_t_ns(self) -> int:
+        """When its top card landed (tracker time; far in the past when unknown: a resumed game's pile)."""
+        return self.landed_ns[-1] if self.landed_ns else -(1 << 62)
 
     def top_at(self, t_ns: int) -> tuple[str, str] | None:
         """The card that was its top at ``t_ns``, or None when the landings known do not tell.
@@ -819,7 +822,6 @@ class NertsTracker:
             # unseen (above): those plays too, or the referee would refuse it and every card after it.
             self._unseen_plays(pile, landing)
             pile.cards.append((landing.card, seat))
-            pile.top_t_ns = landing.t_ns
             pile.landed_ns.append(landing.t_ns)
             data: dict[str, Any] = {"card": landing.card, "pile": pile.pid}
             src = self._source_name(landing.origin)
@@ -1158,7 +1160,6 @@ class NertsTracker:
             )
             if retime and landing.err_ns < e.err_ns and not lay_here:
                 t, err = landing.t_ns - self.t0_ns, landing.err_ns
-                pile.top_t_ns = landing.t_ns
                 if pile.landed_ns:
                     pile.landed_ns[-1] = landing.t_ns
             merged = TableEvent("foundation_play", t, err, e.seat, data)
@@ -1260,7 +1261,7 @@ class NertsTracker:
             t = min((lo + hi) // 2, landing.t_ns - 1)
             err = max(t - lo, hi - t)
             pile.cards.append((card, seat))
-            pile.top_t_ns = after = t
+            after = t
             pile.landed_ns.append(t)
             data = {"card": card, "pile": pile.pid}
             if seat:
